@@ -1,0 +1,114 @@
+"""The Python entry point: open the configured backends and talk to the agent.
+
+    from agent.app import TravelAgent
+    from agent.settings import Settings
+
+    with TravelAgent.open(Settings.load()) as travel_agent:
+        reply = travel_agent.send("My name is Priya", user_id="priya", conversation_id=cid)
+
+Everything a caller hands in is validated here, at the edge, before the graph runs: a missing
+or malformed id or an oversized message fails with zero model calls and nothing stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from agent.context import Conversation, normalize_id
+from agent.errors import InvalidMessageError, MessageTooLargeError
+from agent.factory import AgentGraph, graph_from_settings
+from agent.messages import message_text
+from agent.models import build_chat_model
+from agent.observability import log_backends
+from agent.persistence import open_checkpointer
+from agent.settings import Settings
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The answer to one user message."""
+
+    text: str
+    conversation_id: str
+    user_id: str
+
+
+class TravelAgent:
+    """The compiled graph over an open checkpointer, plus the checks that guard its edge."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        graph: AgentGraph,
+        model: BaseChatModel,
+        checkpointer: BaseCheckpointSaver[Any],
+    ) -> None:
+        self.settings = settings
+        self.graph = graph
+        self.model = model
+        self.checkpointer = checkpointer
+
+    @classmethod
+    @contextmanager
+    def open(
+        cls, settings: Settings | None = None, *, model: BaseChatModel | None = None
+    ) -> Iterator[TravelAgent]:
+        """Build every configured component, log what is in use, and close it all on exit."""
+        settings = settings or Settings.load()
+        model = model or build_chat_model(settings.model)
+        with open_checkpointer(settings.resolved_checkpointer_url) as checkpointer:
+            graph = graph_from_settings(settings, model=model, checkpointer=checkpointer)
+            log_backends(settings.describe())
+            yield cls(settings, graph, model, checkpointer)
+
+    def send(
+        self,
+        text: str,
+        *,
+        user_id: str | None,
+        conversation_id: str | None,
+        callbacks: Sequence[BaseCallbackHandler] = (),
+    ) -> Reply:
+        """Run one turn and return the final answer."""
+        conversation = Conversation.of(user_id, conversation_id)
+        self.check_message(text)
+        config: RunnableConfig = {**conversation.config(), "callbacks": list(callbacks)}
+        result = self.graph.invoke(
+            {"messages": [HumanMessage(text)]}, config, context=conversation.context()
+        )
+        answer = next((m for m in reversed(result["messages"]) if isinstance(m, AIMessage)), None)
+        return Reply(
+            text=message_text(answer) if answer else "",
+            conversation_id=conversation.conversation_id,
+            user_id=conversation.user_id,
+        )
+
+    def check_message(self, text: str) -> None:
+        """Refuse an empty or oversized message before anything runs."""
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidMessageError("message: must be a non-empty string")
+        if len(text) > self.settings.max_input_chars:
+            raise MessageTooLargeError(
+                f"message: {len(text)} characters is over the limit of "
+                f"{self.settings.max_input_chars} (AGENT_MAX_INPUT_CHARS)"
+            )
+
+    def history(self, conversation_id: str) -> list[BaseMessage]:
+        """The kept messages of a conversation (empty when it does not exist)."""
+        thread_id = normalize_id("conversation_id", conversation_id)
+        config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+        snapshot = self.graph.get_state(config)
+        return list(snapshot.values.get("messages", [])) if snapshot.values else []
+
+    def delete_conversation(self, conversation_id: str) -> None:
+        """Remove every checkpoint and write of a conversation."""
+        self.checkpointer.delete_thread(normalize_id("conversation_id", conversation_id))

@@ -1,0 +1,15 @@
+"""Durable short-term memory: open the LangGraph checkpointer that a URL names."""
+
+from agent.persistence.checkpointers import (
+    CheckpointerURL,
+    open_async_checkpointer,
+    open_checkpointer,
+    parse_checkpointer_url,
+)
+
+__all__ = [
+    "CheckpointerURL",
+    "open_async_checkpointer",
+    "open_checkpointer",
+    "parse_checkpointer_url",
+]

@@ -1,0 +1,1 @@
+"""What ``langgraph.json`` points at when the agent runs under ``langgraph dev`` or a server."""

@@ -1,0 +1,1 @@
+"""Graph entry points named by langgraph.json."""

@@ -1,0 +1,50 @@
+"""Shared fixtures: settings that never read the developer's environment, and agents on them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent.app import TravelAgent
+from agent.models import OfflineChatModel
+from agent.settings import Settings
+
+AgentFactory = Callable[..., TravelAgent]
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path) -> Callable[..., Settings]:
+    """Settings built in code (no environment, no .env): offline model, in-memory history."""
+
+    def build(**overrides: Any) -> Settings:
+        values: dict[str, Any] = {
+            "model": "offline",
+            "data_dir": tmp_path / "data",
+            "checkpointer_url": "memory://",
+        }
+        values.update(overrides)
+        return Settings(**values)
+
+    return build
+
+
+@pytest.fixture
+def make_agent(make_settings: Callable[..., Settings]) -> Iterator[AgentFactory]:
+    """Open TravelAgents on the offline model; each is closed when the test ends."""
+    with ExitStack() as stack:
+
+        def open_agent(**overrides: Any) -> TravelAgent:
+            settings = make_settings(**overrides)
+            return stack.enter_context(TravelAgent.open(settings, model=OfflineChatModel()))
+
+        yield open_agent
+
+
+def offline(agent: TravelAgent) -> OfflineChatModel:
+    """The offline model inside an agent, to read the requests it was sent."""
+    assert isinstance(agent.model, OfflineChatModel)
+    return agent.model

@@ -1,0 +1,77 @@
+"""Start real servers for integration tests; each test names the server it needs by marker."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+LANGGRAPH = str(Path(sys.executable).with_name("langgraph"))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def langgraph_dev_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
+    """A real ``langgraph dev`` on a free port, serving this repository's langgraph.json."""
+    port = free_port()
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("AGENT_", "OPENAI_"))}
+    clean.update(env)
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            [LANGGRAPH, "dev", "--no-browser", "--no-reload", "--port", str(port)],
+            cwd=REPO,
+            env=clean,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"langgraph dev exited: {log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{url}/ok", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"langgraph dev did not start: {log_path.read_text()[-3000:]}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+
+
+@pytest.fixture
+def dev_server(tmp_path: Path) -> Callable[[dict[str, str]], object]:
+    """``with dev_server({...env}) as url:`` — each call starts a fresh server process."""
+
+    def start(env: dict[str, str]) -> object:
+        base = {"AGENT_MODEL": "offline", "AGENT_DATA_DIR": str(tmp_path / "data")}
+        return langgraph_dev_server({**base, **env}, tmp_path / "langgraph-dev.log")
+
+    return start
