@@ -64,8 +64,6 @@ def langgraph_dev_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
             process.wait()
 
 
-
-
 @pytest.fixture
 def dev_server(tmp_path: Path) -> Callable[[dict[str, str]], object]:
     """``with dev_server({...env}) as url:`` — each call starts a fresh server process."""
