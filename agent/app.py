@@ -2,6 +2,7 @@
 
     from agent.app import TravelAgent
     from agent.settings import Settings
+from agent.tools import build_travel_tools, open_travel_desk
 
     with TravelAgent.open(Settings.load()) as travel_agent:
         reply = travel_agent.send("My name is Priya", user_id="priya", conversation_id=cid)
@@ -25,12 +26,13 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from agent.context import Conversation, normalize_id
 from agent.errors import InvalidMessageError, MessageTooLargeError
-from agent.factory import AgentGraph, graph_from_settings
+from agent.factory import AgentGraph, bookings_path, graph_from_settings
 from agent.messages import message_text
 from agent.models import build_chat_model
 from agent.observability import log_backends
 from agent.persistence import open_checkpointer
 from agent.settings import Settings
+from agent.tools import build_travel_tools, open_travel_desk
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,14 @@ class TravelAgent:
         """Build every configured component, log what is in use, and close it all on exit."""
         settings = settings or Settings.load()
         model = model or build_chat_model(settings.model)
-        with open_checkpointer(settings.resolved_checkpointer_url) as checkpointer:
-            graph = graph_from_settings(settings, model=model, checkpointer=checkpointer)
+        with (
+            open_checkpointer(settings.resolved_checkpointer_url) as checkpointer,
+            open_travel_desk(bookings_path(settings)) as desk,
+        ):
+            tools = build_travel_tools(desk)
+            graph = graph_from_settings(
+                settings, tools=tools, model=model, checkpointer=checkpointer
+            )
             log_backends(settings.describe())
             yield cls(settings, graph, model, checkpointer)
 

@@ -7,6 +7,8 @@ names the thing that is wrong and, where there is one, what to do about it.
 
 from __future__ import annotations
 
+from langchain_core.tools import ToolException
+
 
 class AgentError(Exception):
     """Base class of every error this package raises deliberately."""
@@ -74,3 +76,11 @@ class BackendUnavailableError(AgentError):
 
 class ConversationNotFoundError(AgentError):
     """No kept history exists for the conversation id."""
+
+
+class ToolInputError(AgentError, ToolException):
+    """A tool was called with arguments it cannot serve (unknown city, past date, sold out).
+
+    Tools report it to the model as the tool's result, so the model can correct itself; it
+    never ends the run.
+    """

@@ -6,9 +6,12 @@ call :func:`graph_from_settings`, so the two can never wire the agent differentl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 
@@ -19,25 +22,30 @@ from agent.models import build_chat_model
 from agent.settings import Settings
 from agent.short_term import build_window_policy
 from agent.state import AgentState
-from agent.tools import travel_tools
 
 AgentGraph = CompiledStateGraph[AgentState, Context, AgentState, AgentState]
+
+
+def bookings_path(settings: Settings) -> Path:
+    """Where the bookings table lives."""
+    return settings.data_dir / "bookings.sqlite"
 
 
 def graph_from_settings(
     settings: Settings,
     *,
+    tools: Sequence[BaseTool],
     model: BaseChatModel | None = None,
     checkpointer: BaseCheckpointSaver[Any] | None = None,
 ) -> AgentGraph:
-    """The travel-agent graph as the settings describe it."""
+    """The travel-agent graph as the settings describe it, around the given tools."""
     if settings.long_term_memory:
         raise ConfigurationError(
             "AGENT_LONG_TERM_MEMORY=true: long-term memory is not available in this version"
         )
     return build_graph(
         model=model or build_chat_model(settings.model),
-        tools=travel_tools(),
+        tools=tools,
         window=build_window_policy(settings.window, settings.max_messages, settings.max_tokens),
         keep_tool_messages=settings.keep_tool_messages,
         checkpointer=checkpointer,

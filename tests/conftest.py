@@ -4,16 +4,36 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.tools import BaseTool
 
 from agent.app import TravelAgent
 from agent.models import OfflineChatModel
 from agent.settings import Settings
+from agent.tools import TravelDesk, build_travel_tools, open_travel_desk
 
 AgentFactory = Callable[..., TravelAgent]
+
+
+def days_ahead(days: int) -> str:
+    """An ISO date ``days`` from today: tool tests stay valid whenever they run."""
+    return (date.today() + timedelta(days=days)).isoformat()
+
+
+@pytest.fixture
+def desk(tmp_path: Path) -> Iterator[TravelDesk]:
+    """A travel desk over a fresh bookings file."""
+    with open_travel_desk(tmp_path / "bookings.sqlite") as travel_desk:
+        yield travel_desk
+
+
+@pytest.fixture
+def tools(desk: TravelDesk) -> list[BaseTool]:
+    return build_travel_tools(desk)
 
 
 @pytest.fixture

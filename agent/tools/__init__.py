@@ -1,25 +1,27 @@
-"""The travel tools the model can call. The run_tools node executes them."""
+"""The travel tools: an embedded inventory, a bookings table, and the tools over them."""
 
 from __future__ import annotations
 
-from langchain_core.tools import BaseTool, tool
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
 
-from agent.tools.inventory import CITIES
+from agent.tools.bookings import BookingStore
+from agent.tools.desk import TravelDesk
+from agent.tools.inventory import Inventory
+from agent.tools.travel import build_travel_tools
 
-
-@tool
-def list_destinations(country: str | None = None) -> str:
-    """List the cities this assistant can book travel to, with their airport codes.
-
-    Args:
-        country: only cities in this country (optional).
-    """
-    cities = [c for c in CITIES if country is None or c.country.lower() == country.lower()]
-    if not cities:
-        return f"No served cities in {country!r}."
-    return "Served cities: " + ", ".join(f"{c.name} ({c.iata})" for c in cities)
+__all__ = ["BookingStore", "Inventory", "TravelDesk", "build_travel_tools", "open_travel_desk"]
 
 
-def travel_tools() -> list[BaseTool]:
-    """Every tool bound to the model."""
-    return [list_destinations]
+@contextmanager
+def open_travel_desk(
+    bookings_path: Path, today: Callable[[], date] = date.today
+) -> Iterator[TravelDesk]:
+    """A travel desk over the bookings file; closed on exit."""
+    store = BookingStore(bookings_path)
+    try:
+        yield TravelDesk(Inventory(), store, today)
+    finally:
+        store.close()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import BaseTool
 
 from agent.models import OfflineChatModel
 from agent.prompts import EXTRACTION_SYSTEM_PROMPT, EXTRACTION_USER_TEMPLATE
-from agent.tools import travel_tools
 
 
 def ask(*messages: object) -> str:
@@ -51,8 +51,8 @@ def test_every_request_is_recorded_in_order() -> None:
     assert [[m.content for m in request] for request in model.requests] == [["one"], ["s", "two"]]
 
 
-def test_a_clear_travel_request_calls_a_bound_tool() -> None:
-    model = OfflineChatModel().bind_tools(travel_tools())
+def test_a_clear_travel_request_calls_a_bound_tool(tools: list[BaseTool]) -> None:
+    model = OfflineChatModel().bind_tools(tools)
     reply = model.invoke([HumanMessage("Which cities can you book in Spain?")])
     assert isinstance(reply, AIMessage)
     assert reply.tool_calls[0]["name"] == "list_destinations"
