@@ -2,7 +2,7 @@
 
     from agent.app import TravelAgent
     from agent.settings import Settings
-from agent.tools import build_travel_tools, open_travel_desk
+from agent.tools import TravelDesk, build_travel_tools, open_travel_desk
 
     with TravelAgent.open(Settings.load()) as travel_agent:
         reply = travel_agent.send("My name is Priya", user_id="priya", conversation_id=cid)
@@ -26,13 +26,19 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from agent.context import Conversation, normalize_id
 from agent.errors import InvalidMessageError, MessageTooLargeError
-from agent.factory import AgentGraph, bookings_path, graph_from_settings
+from agent.factory import (
+    AgentGraph,
+    bookings_path,
+    graph_from_settings,
+    open_long_term_memory,
+)
+from agent.long_term.memory import MemoryService
 from agent.messages import message_text
 from agent.models import build_chat_model
 from agent.observability import log_backends
 from agent.persistence import open_checkpointer
 from agent.settings import Settings
-from agent.tools import build_travel_tools, open_travel_desk
+from agent.tools import TravelDesk, build_travel_tools, open_travel_desk
 
 
 @dataclass(frozen=True)
@@ -53,11 +59,16 @@ class TravelAgent:
         graph: AgentGraph,
         model: BaseChatModel,
         checkpointer: BaseCheckpointSaver[Any],
+        *,
+        memory: MemoryService | None = None,
+        desk: TravelDesk | None = None,
     ) -> None:
         self.settings = settings
         self.graph = graph
         self.model = model
         self.checkpointer = checkpointer
+        self.memory = memory
+        self.desk = desk
 
     @classmethod
     @contextmanager
@@ -70,13 +81,17 @@ class TravelAgent:
         with (
             open_checkpointer(settings.resolved_checkpointer_url) as checkpointer,
             open_travel_desk(bookings_path(settings)) as desk,
+            open_long_term_memory(settings, model) as memory,
         ):
-            tools = build_travel_tools(desk)
             graph = graph_from_settings(
-                settings, tools=tools, model=model, checkpointer=checkpointer
+                settings,
+                tools=build_travel_tools(desk),
+                model=model,
+                long_term=memory,
+                checkpointer=checkpointer,
             )
             log_backends(settings.describe())
-            yield cls(settings, graph, model, checkpointer)
+            yield cls(settings, graph, model, checkpointer, memory=memory, desk=desk)
 
     def send(
         self,

@@ -2,6 +2,7 @@
 
     agent chat [-m TEXT] [--user U] [--conversation ID] [--model M] [--show-request] [--json]
     agent history --conversation ID [--json] [--delete]
+    agent memories list|search|add|import|forget --user U [--json]
     agent doctor
     agent demo
 
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 
 from agent import __version__
 from agent.app import TravelAgent
+from agent.cli_memories import add_memories_parser, run_memories
 from agent.context import new_conversation_id
 from agent.errors import AgentError
 from agent.messages import format_message_line, message_to_json
@@ -84,6 +86,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
     demo = commands.add_parser("demo", help="a scripted conversation with the offline model")
     demo.set_defaults(handler=_demo)
+
+    add_memories_parser(commands).set_defaults(handler=_memories)
     return parser
 
 
@@ -183,6 +187,10 @@ def _doctor(args: argparse.Namespace) -> int:
         ok = ok and check.ok
         print(f"[{'ok' if check.ok else 'FAIL'}] {check.name}: {check.detail}")
     return 0 if ok else 1
+
+
+def _memories(args: argparse.Namespace) -> int:
+    return run_memories(args, _load_settings())
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -28,6 +28,7 @@ from langgraph.runtime import Runtime
 
 from agent.context import Context, resolve_context
 from agent.long_term import LongTermMemory
+from agent.long_term.retrieval import recall_query
 from agent.messages import message_text
 from agent.prompts import SYSTEM_PROMPT, system_prompt_with_memories
 from agent.short_term.turns import plan_end_of_turn
@@ -64,8 +65,8 @@ def build_graph(
         conversation = resolve_context(runtime.context, get_config())
         if long_term is None:
             return {"recalled_memories": []}
-        query = _latest_user_text(state["messages"])
-        return {"recalled_memories": long_term.recall(conversation, query)}
+        query, context = recall_query(state["messages"])
+        return {"recalled_memories": long_term.recall(conversation, query, context)}
 
     def trim_window(state: AgentState) -> dict[str, Any]:
         return {"messages": plan_trim(window, state["messages"])}

@@ -52,3 +52,22 @@ def system_prompt_with_memories(
         lines = [f"{i}. [{kind}] {content}" for i, (kind, content) in enumerate(memories, 1)]
         parts.append(MEMORY_BLOCK_HEADER + "\n" + "\n".join(lines))
     return "\n\n".join(part for part in parts if part)
+
+
+CONSOLIDATION_SYSTEM_PROMPT = """\
+You keep a user's long-term memories tidy. A new memory was just extracted. Compare it with
+the user's closest existing memories and decide:
+- "skip": an existing memory already says the same thing.
+- "update": the new memory changes or replaces existing memory number N (for example a new
+  preference on the same subject, or a corrected fact); give N as "target".
+- "add": it is about something the existing memories do not cover.
+
+Answer with one JSON object matching this schema and nothing else:
+{schema}"""
+
+CONSOLIDATION_USER_TEMPLATE = """\
+NEW MEMORY:
+[{memory_type}] {content}
+
+EXISTING MEMORIES:
+{existing}"""

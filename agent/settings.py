@@ -20,6 +20,7 @@ from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from agent.errors import ConfigurationError, UnknownSettingError
+from agent.long_term.profiles import embedder_profile
 
 ENV_PREFIX = "AGENT_"
 DEFAULT_ENV_FILE = ".env"
@@ -63,7 +64,31 @@ class Settings(BaseSettings):
         default=4000, ge=32, description="Token budget of the kept history (o200k_base)."
     )
     long_term_memory: bool = Field(
-        default=False, description="Retrieve and extract long-term memories around each turn."
+        default=True, description="Retrieve and extract long-term memories around each turn."
+    )
+    memory_scope: Literal["user", "conversation"] = Field(
+        default="user",
+        description="Whose memories a turn sees: all of the user's, or this conversation's.",
+    )
+    extraction: Literal["background", "inline"] = Field(
+        default="background",
+        description="Extract memories after the reply (background) or before it returns.",
+    )
+    retriever: Literal["hybrid", "dense", "lexical"] = Field(
+        default="hybrid", description="How memories are ranked for recall."
+    )
+    retrieval_k: int = Field(default=5, ge=1, le=50, description="Memories recalled per turn.")
+    retrieval_threshold: float | None = Field(
+        default=None,
+        ge=-1.0,
+        le=1.0,
+        description="Least cosine similarity of a recalled memory; default: the embedder's.",
+    )
+    dedup_threshold: float = Field(
+        default=0.9, ge=0.0, le=1.0, description="Similarity at which a new memory is a duplicate."
+    )
+    max_memories_per_turn: int = Field(
+        default=5, ge=1, le=20, description="Most memories extracted from one exchange."
     )
     keep_tool_messages: bool = Field(
         default=False,
@@ -130,21 +155,35 @@ class Settings(BaseSettings):
             return self.memory_store_url
         return f"embedded:///{(self.data_dir / 'memories.sqlite').resolve()}"
 
+    @property
+    def effective_retrieval_threshold(self) -> float:
+        """The retrieval threshold in force: the setting, else the embedder's calibrated one."""
+        if self.retrieval_threshold is not None:
+            return self.retrieval_threshold
+        return embedder_profile(self.embeddings).retrieval_threshold
+
     def describe(self) -> dict[str, str]:
         """The resolved backends, secrets masked: for start-up logs and ``agent doctor``."""
         if self.window == "messages":
             window = f"messages (keep at most {self.max_messages})"
         else:
             window = f"tokens (budget {self.max_tokens}, o200k_base)"
-        long_term = (
-            mask_url(self.resolved_memory_store_url) if self.long_term_memory else "disabled"
-        )
+        long_term = "disabled"
+        if self.long_term_memory:
+            long_term = (
+                f"{mask_url(self.resolved_memory_store_url)} (scope {self.memory_scope}, "
+                f"{self.retriever} retrieval k={self.retrieval_k} "
+                f"threshold={self.effective_retrieval_threshold}, dedup {self.dedup_threshold}, "
+                f"extraction {self.extraction})"
+            )
         return {
             "model": describe_model(self.model),
             "checkpointer": mask_url(self.resolved_checkpointer_url),
             "window": window,
             "long_term_store": long_term,
-            "embeddings": self.embeddings if self.long_term_memory else "unused (disabled)",
+            "embeddings": embedder_profile(self.embeddings).name
+            if self.long_term_memory
+            else "unused (long-term memory disabled)",
             "tool_messages": "kept" if self.keep_tool_messages else "dropped after each turn",
         }
 

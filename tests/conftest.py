@@ -45,6 +45,8 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
             "model": "offline",
             "data_dir": tmp_path / "data",
             "checkpointer_url": "memory://",
+            "long_term_memory": False,
+            "extraction": "inline",
         }
         values.update(overrides)
         return Settings(**values)

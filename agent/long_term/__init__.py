@@ -14,8 +14,11 @@ from agent.context import Conversation
 class LongTermMemory(Protocol):
     """What the graph needs from long-term memory."""
 
-    def recall(self, conversation: Conversation, query: str) -> list[dict[str, str]]:
-        """Memories relevant to ``query`` for this user: dicts with memory_type and content."""
+    def recall(
+        self, conversation: Conversation, query: str, context: str = ""
+    ) -> list[dict[str, str]]:
+        """Memories relevant to ``query`` (and ``context``, recent words) for this user:
+        dicts with memory_type and content."""
         ...
 
     def record(self, conversation: Conversation, user_message: str, answer: str) -> None:

@@ -31,30 +31,32 @@ PROVIDER_KEY_VARIABLES: Mapping[str, str] = {
 }
 
 
-def parse_model_spec(spec: str) -> tuple[str, str]:
+def parse_model_spec(spec: str, setting: str = "AGENT_MODEL") -> tuple[str, str]:
     """Split ``provider:model``; raise a clear error for anything else."""
     provider, sep, name = spec.partition(":")
     if not sep or not provider or not name:
         raise ProviderUnavailableError(
-            f"AGENT_MODEL={spec!r} is not a model spec: use 'provider:model' "
+            f"{setting}={spec!r} is not a model spec: use 'provider:model' "
             f"(for example 'openai:gpt-4o-mini') or '{OFFLINE_MODEL_NAME}'"
         )
     return provider, name
 
 
-def build_chat_model(spec: str, environ: Mapping[str, str] | None = None) -> BaseChatModel:
-    """The chat model for ``spec``, checked to be usable before any conversation starts."""
-    if spec == OFFLINE_MODEL_NAME:
-        return OfflineChatModel()
-    environ = os.environ if environ is None else environ
-    provider, name = parse_model_spec(spec)
+def provider_credentials(
+    spec: str, environ: Mapping[str, str], setting: str = "AGENT_MODEL"
+) -> tuple[str, str, dict[str, Any]]:
+    """Split a ``provider:model`` spec and check the provider's credentials.
+
+    Returns the provider, the model name and the keyword arguments (key, base URL) to pass
+    explicitly, so the key checked here is the key used.
+    """
+    provider, name = parse_model_spec(spec, setting)
     extra: dict[str, Any] = {}
     key_variable = PROVIDER_KEY_VARIABLES.get(provider)
     base_url = environ.get("OPENAI_BASE_URL") if provider == "openai" else None
     if base_url:
         extra["base_url"] = base_url
     if key_variable and environ.get(key_variable):
-        # passed explicitly, so the key checked here is the key used
         extra["api_key"] = environ[key_variable]
     elif key_variable and base_url:
         # OpenAI-compatible local servers (llama.cpp, vLLM, Ollama) usually take no key.
@@ -64,10 +66,19 @@ def build_chat_model(spec: str, environ: Mapping[str, str] | None = None) -> Bas
             " (or OPENAI_BASE_URL for an OpenAI-compatible server)" if provider == "openai" else ""
         )
         raise ProviderUnavailableError(
-            f"AGENT_MODEL={spec} needs {key_variable}{hint}; set it, or choose another "
-            f"model with AGENT_MODEL (AGENT_MODEL={OFFLINE_MODEL_NAME} is the deterministic "
-            "test model, not an LLM)"
+            f"{setting}={spec} needs {key_variable}{hint}; set it, or choose another "
+            f"value for {setting} ({setting}={OFFLINE_MODEL_NAME} is the offline default, "
+            "which is not a hosted model)"
         )
+    return provider, name, extra
+
+
+def build_chat_model(spec: str, environ: Mapping[str, str] | None = None) -> BaseChatModel:
+    """The chat model for ``spec``, checked to be usable before any conversation starts."""
+    if spec == OFFLINE_MODEL_NAME:
+        return OfflineChatModel()
+    environ = os.environ if environ is None else environ
+    provider, name, extra = provider_credentials(spec, environ)
     from langchain.chat_models import init_chat_model
 
     try:

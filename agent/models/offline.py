@@ -8,7 +8,9 @@ needs ("what did the model actually see?").
 
 Rules, first match wins:
 1. The request is a memory-extraction request: answer the JSON the extraction prompt asks for,
-   from the statements "My name is X", "I prefer X" and "My preference is X".
+   from the statements "My name is X", "I prefer X" and "My preference is X". A memory
+   consolidation request: "skip" a memory already there word for word, "update" one about the
+   same subject (cars, seats, hotels, flights, meals, the name), else "add".
 2. The last message is a tool result: answer with the results of that tool round.
 3. "My name is X" → "Nice to meet you, X."
 4. "What is my name?" → "Your name is X." if the request contains "My name is X" or
@@ -43,10 +45,11 @@ from pydantic import Field, PrivateAttr
 
 from agent.messages import message_text
 from agent.models.intents import match_tool_intent
-from agent.prompts import EXTRACTION_SYSTEM_PROMPT
+from agent.prompts import CONSOLIDATION_SYSTEM_PROMPT, EXTRACTION_SYSTEM_PROMPT
 
 OFFLINE_MODEL_NAME = "offline"
 _EXTRACTION_MARKER = EXTRACTION_SYSTEM_PROMPT.splitlines()[0]
+_CONSOLIDATION_MARKER = CONSOLIDATION_SYSTEM_PROMPT.splitlines()[0]
 
 _NAME = r"([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*|[\w'-]+)"
 _MY_NAME = re.compile(r"\b(?i:my name is)\s+" + _NAME)
@@ -150,8 +153,18 @@ def _preference_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -> A
     return AIMessage(content=f"Noted: you prefer {match.group(1).strip()}.")
 
 
+def _consolidation_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -> AIMessage | None:
+    if not any(
+        isinstance(m, SystemMessage) and message_text(m).startswith(_CONSOLIDATION_MARKER)
+        for m in messages
+    ):
+        return None
+    return AIMessage(content=json.dumps(decide_consolidation(_last_user_text(messages))))
+
+
 _RULES = (
     _extraction_rule,
+    _consolidation_rule,
     _tool_result_rule,
     _introduction_rule,
     _name_question_rule,
@@ -185,6 +198,54 @@ def extract_statements(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
             {"content": f"User prefers {match.group(1).strip()}", "memory_type": "EPISODIC"}
         )
     return memories
+
+
+# Subjects a preference or fact can be about; the first subject whose words appear wins.
+_TOPICS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("name", frozenset({"name"})),
+    (
+        "car",
+        frozenset(
+            {"car", "cars", "suv", "suvs", "sedan", "sedans", "van", "vans", "compact", "midsize"}
+        ),
+    ),
+    ("seat", frozenset({"seat", "seats", "aisle", "window"})),
+    ("hotel", frozenset({"hotel", "hotels", "room", "rooms", "hostel", "suite", "suites"})),
+    ("flight", frozenset({"class", "cabin", "flight", "flights", "airline", "airlines"})),
+    ("meal", frozenset({"meal", "meals", "vegetarian", "vegan", "food", "diet"})),
+)
+_MEMORY_LINE = re.compile(r"^(?:(\d+)\. )?\[(EPISODIC|SEMANTIC)\] (.+)$")
+
+
+def memory_topic(content: str) -> str | None:
+    """The subject a memory is about (cars, seats, hotels, …), if one is recognised."""
+    tokens = set(re.findall(r"[a-z]+", content.lower()))
+    return next((topic for topic, keys in _TOPICS if tokens & keys), None)
+
+
+def decide_consolidation(request: str) -> dict[str, object]:
+    """The offline decision: same text → skip; same subject → update it; else add."""
+    new: str | None = None
+    existing: list[tuple[int, str]] = []
+    for line in request.splitlines():
+        match = _MEMORY_LINE.match(line.strip())
+        if match is None:
+            continue
+        if match[1] is None and new is None:
+            new = match[3]
+        elif match[1] is not None:
+            existing.append((int(match[1]), match[3]))
+    if new is None:
+        return {"action": "add", "target": None}
+    normalised = new.strip().lower().rstrip(".")
+    for _, content in existing:
+        if content.strip().lower().rstrip(".") == normalised:
+            return {"action": "skip", "target": None}
+    topic = memory_topic(new)
+    for number, content in existing:
+        if topic is not None and memory_topic(content) == topic:
+            return {"action": "update", "target": number}
+    return {"action": "add", "target": None}
 
 
 def _is_extraction_request(messages: Sequence[BaseMessage]) -> bool:

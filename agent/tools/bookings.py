@@ -10,17 +10,14 @@ one idempotency key.
 from __future__ import annotations
 
 import sqlite3
-import threading
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from agent.errors import BackendUnavailableError, ToolInputError
+from agent.errors import ToolInputError
+from agent.persistence.sqlite_files import SqliteFile
 
-SCHEMA_VERSION = 1
 _MIGRATIONS = {
     1: """
     CREATE TABLE IF NOT EXISTS bookings (
@@ -86,21 +83,13 @@ class BookingStore:
     """Bookings in one SQLite file, safe to share between threads and processes."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(
-                str(path), check_same_thread=False, isolation_level=None, timeout=30
-            )
-        except (OSError, sqlite3.Error) as exc:
-            raise BackendUnavailableError(f"cannot open the bookings file {path}: {exc}") from exc
-        self._lock = threading.Lock()
-        self._conn.row_factory = sqlite3.Row
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._migrate()
+        self._file = SqliteFile(path, "bookings", _MIGRATIONS)
+        self._conn = self._file.conn
+        self._lock = self._file.lock
+        self._transaction = self._file.transaction
 
     def close(self) -> None:
-        self._conn.close()
+        self._file.close()
 
     def create(self, request: BookingRequest) -> tuple[Booking, bool]:
         """Book, or return the booking this idempotency key already made (``created=False``)."""
@@ -193,17 +182,6 @@ class BookingStore:
             probe = BookingRequest("", "", "", offer_id, start, end, 1, 0, "", "", 0, "")
             return self._peak_use(self._conn, probe)
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
-
     def _peak_use(self, conn: sqlite3.Connection, request: BookingRequest) -> int:
         rows = conn.execute(
             "SELECT start_date, end_date, quantity FROM bookings "
@@ -219,15 +197,6 @@ class BookingStore:
             )
             day += timedelta(days=1)
         return peak
-
-    def _migrate(self) -> None:
-        with self._transaction() as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            for target in range(version + 1, SCHEMA_VERSION + 1):
-                for statement in _MIGRATIONS[target].split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {target}")
 
 
 def _booking(row: sqlite3.Row) -> Booking:
