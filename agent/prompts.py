@@ -27,7 +27,8 @@ A memory is one of:
 
 Extract at most {max_memories}. Only what the user stated: infer nothing, and ignore what the
 assistant said unless the user confirmed it. Write each memory as one short sentence about
-"User". An empty list is the normal answer when nothing durable was said.
+"User" that names its subject, so it can be found later ("User prefers SUVs for rental cars",
+not "User prefers SUVs"). An empty list is the normal answer when nothing durable was said.
 
 Answer with one JSON object matching this schema and nothing else (no code fences, no prose):
 {schema}"""

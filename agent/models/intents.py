@@ -63,7 +63,8 @@ def _preferred(options: dict[str, str], question: str, memories: str, noun: str)
         if words in lowered:
             return value
     for words, value in options.items():
-        if re.search(rf"\bprefers?\b[^.\n]*\b{words}\b[^.\n]*\b{noun}", memories, re.IGNORECASE):
+        pattern = rf"\bprefers?\b[^.\n]*\b{words}s?\b[^.\n]*\b(?:{noun})"
+        if re.search(pattern, memories, re.IGNORECASE):
             return value
     return None
 

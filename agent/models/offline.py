@@ -194,10 +194,22 @@ def extract_statements(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
     for match in _MY_NAME.finditer(said):
         memories.append({"content": f"User's name is {match.group(1)}", "memory_type": "SEMANTIC"})
     for match in _PREFERENCE.finditer(said):
-        memories.append(
-            {"content": f"User prefers {match.group(1).strip()}", "memory_type": "EPISODIC"}
-        )
+        preference = _with_subject(match.group(1).strip())
+        memories.append({"content": f"User prefers {preference}", "memory_type": "EPISODIC"})
     return memories
+
+
+# What the extraction prompt asks for: name the subject, so the memory can be found later.
+_SUBJECTS = {"car": "rental cars", "seat": "seats", "hotel": "hotels", "flight": "flights"}
+
+
+def _with_subject(preference: str) -> str:
+    """'SUVs' → 'SUVs for rental cars'; 'economy cars' stays as it is."""
+    topic = memory_topic(preference)
+    subject = _SUBJECTS.get(topic or "")
+    if subject is None or subject.split()[-1].rstrip("s") in preference.lower():
+        return preference
+    return f"{preference} for {subject}"
 
 
 # Subjects a preference or fact can be about; the first subject whose words appear wins.

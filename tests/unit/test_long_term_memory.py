@@ -90,11 +90,11 @@ def test_a_changed_preference_supersedes_the_old_one(make_agent: AgentFactory) -
     agent.send("I prefer SUVs", user_id="priya", conversation_id="b")
     active = agent.memory.list_memories("priya")
     everything = agent.memory.list_memories("priya", include_superseded=True)
-    assert [m.content for m in active] == ["User prefers SUVs"]
+    assert [m.content for m in active] == ["User prefers SUVs for rental cars"]
     old = next(m for m in everything if m.content == "User prefers economy cars")
     assert old.superseded_by == active[0].id
     hits = agent.memory.search("priya", "which car class should I rent?")
-    assert [h.record.content for h in hits] == ["User prefers SUVs"]
+    assert [h.record.content for h in hits] == ["User prefers SUVs for rental cars"]
 
 
 def test_a_preference_reaches_tool_arguments_in_a_new_conversation(
