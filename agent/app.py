@@ -36,7 +36,7 @@ from agent.long_term.memory import MemoryService
 from agent.messages import message_text
 from agent.models import build_chat_model
 from agent.observability import log_backends
-from agent.persistence import open_checkpointer
+from agent.persistence import CheckpointerOptions, open_checkpointer
 from agent.settings import Settings
 from agent.tools import TravelDesk, build_travel_tools, open_travel_desk
 
@@ -79,7 +79,9 @@ class TravelAgent:
         settings = settings or Settings.load()
         model = model or build_chat_model(settings.model)
         with (
-            open_checkpointer(settings.resolved_checkpointer_url) as checkpointer,
+            open_checkpointer(
+                settings.resolved_checkpointer_url, CheckpointerOptions.from_settings(settings)
+            ) as checkpointer,
             open_travel_desk(bookings_path(settings)) as desk,
             open_long_term_memory(settings, model) as memory,
         ):

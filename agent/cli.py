@@ -2,6 +2,7 @@
 
     agent chat [-m TEXT] [--user U] [--conversation ID] [--model M] [--show-request] [--json]
     agent history --conversation ID [--json] [--delete]
+    agent prune [--idle 24h] [--keep-last N] [--dry-run] [--json]
     agent memories list|search|add|import|forget --user U [--json]
     agent doctor
     agent demo
@@ -80,6 +81,20 @@ def _build_parser() -> argparse.ArgumentParser:
         "--delete", action="store_true", help="delete every stored trace of the conversation"
     )
     history.set_defaults(handler=_history)
+
+    prune = commands.add_parser(
+        "prune", help="delete idle conversations and old checkpoints (SQLite, Postgres)"
+    )
+    prune.add_argument(
+        "--idle",
+        help="delete conversations idle longer than this (default: AGENT_CONVERSATION_TTL)",
+    )
+    prune.add_argument(
+        "--keep-last", type=int, default=1, help="checkpoints kept per conversation (default 1)"
+    )
+    prune.add_argument("--dry-run", action="store_true", help="report, delete nothing")
+    prune.add_argument("--json", action="store_true", help="print the report as JSON")
+    prune.set_defaults(handler=_prune)
 
     doctor = commands.add_parser("doctor", help="print the resolved backends and check each one")
     doctor.set_defaults(handler=_doctor)
@@ -172,6 +187,31 @@ def _history(args: argparse.Namespace) -> int:
                 print(format_message_line(message))
             if not messages:
                 print(f"(no kept messages for conversation {args.conversation})", file=sys.stderr)
+    return 0
+
+
+def _prune(args: argparse.Namespace) -> int:
+    from agent.persistence.retention import open_retention
+    from agent.settings import parse_duration
+
+    settings = _load_settings()
+    idle = parse_duration(args.idle) if args.idle else settings.conversation_ttl
+    with open_retention(settings.resolved_checkpointer_url) as retention:
+        report = retention.prune(idle_for=idle, keep_last=args.keep_last, dry_run=args.dry_run)
+    if args.json:
+        print(json.dumps(report.as_json()))
+        return 0
+    verb = "would delete" if args.dry_run else "deleted"
+    print(
+        f"{report.backend}: {report.threads_examined} conversations examined; {verb} "
+        f"{len(report.idle_threads_deleted)} idle conversations and "
+        f"{report.checkpoints_deleted} old checkpoints"
+    )
+    if report.before and report.after:
+        print(
+            f"payload bytes {report.before.payload_bytes} -> {report.after.payload_bytes}, "
+            f"checkpoints {report.before.checkpoints} -> {report.after.checkpoints}"
+        )
     return 0
 
 

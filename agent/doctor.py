@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from agent.errors import AgentError
 from agent.models import build_chat_model
-from agent.persistence import open_checkpointer
+from agent.persistence import CheckpointerOptions, open_checkpointer
 from agent.settings import Settings, describe_model, mask_url
 from agent.short_term.tokens import ENCODING_NAME, count_text_tokens
 
@@ -60,7 +60,7 @@ def _check_model(settings: Settings) -> str:
 
 def _check_checkpointer(settings: Settings) -> str:
     url = settings.resolved_checkpointer_url
-    with open_checkpointer(url) as checkpointer:
+    with open_checkpointer(url, CheckpointerOptions.from_settings(settings)) as checkpointer:
         next(iter(checkpointer.list(None, limit=1)), None)
     return f"{mask_url(url)}: opened, schema set up, readable"
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from agent.errors import ConfigurationError, UnknownSettingError
@@ -54,6 +56,17 @@ class Settings(BaseSettings):
     memory_store_url: str | None = Field(
         default=None,
         description="Long-term memory store; default: the embedded store in the data directory.",
+    )
+    conversation_ttl: timedelta | None = Field(
+        default=None,
+        description="Forget conversations idle this long (e.g. 30m, 24h, 7d): native TTL on "
+        "Redis, `agent prune` on SQLite and Postgres. Default: keep forever.",
+    )
+    ttl_refresh_on_read: bool = Field(
+        default=True, description="On Redis, reading a conversation restarts its TTL."
+    )
+    postgres_pool_size: int = Field(
+        default=10, ge=1, le=200, description="Most connections in the Postgres pool."
     )
     window: Literal["messages", "tokens"] = Field(
         default="messages",
@@ -128,6 +141,11 @@ class Settings(BaseSettings):
         except ValidationError as exc:
             raise ConfigurationError(_describe_validation_error(exc)) from exc
 
+    @field_validator("conversation_ttl", mode="before")
+    @classmethod
+    def _parse_duration(cls, value: object) -> object:
+        return parse_duration(value) if isinstance(value, str) else value
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -185,7 +203,35 @@ class Settings(BaseSettings):
             if self.long_term_memory
             else "unused (long-term memory disabled)",
             "tool_messages": "kept" if self.keep_tool_messages else "dropped after each turn",
+            "conversation_ttl": format_duration(self.conversation_ttl)
+            if self.conversation_ttl
+            else "none (kept until deleted)",
         }
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+_UNIT_SECONDS = {"s": 1, "": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(text: str) -> timedelta | None:
+    """``90s``, ``30m``, ``24h``, ``7d`` or plain seconds; ``none``/empty means no limit."""
+    if text.strip().lower() in {"", "none", "off"}:
+        return None
+    match = _DURATION.match(text.lower())
+    if match is None:
+        raise ValueError(f"{text!r} is not a duration; use e.g. 90s, 30m, 24h or 7d")
+    seconds = float(match[1]) * _UNIT_SECONDS[match[2]]
+    if seconds <= 0:
+        raise ValueError("a duration must be positive")
+    return timedelta(seconds=seconds)
+
+
+def format_duration(value: timedelta) -> str:
+    seconds = value.total_seconds()
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{int(seconds // size)}{unit}"
+    return f"{seconds:g}s"
 
 
 def describe_model(model: str) -> str:

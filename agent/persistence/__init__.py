@@ -1,6 +1,7 @@
 """Durable short-term memory: open the LangGraph checkpointer that a URL names."""
 
 from agent.persistence.checkpointers import (
+    CheckpointerOptions,
     CheckpointerURL,
     open_async_checkpointer,
     open_checkpointer,
@@ -8,6 +9,7 @@ from agent.persistence.checkpointers import (
 )
 
 __all__ = [
+    "CheckpointerOptions",
     "CheckpointerURL",
     "open_async_checkpointer",
     "open_checkpointer",

@@ -1,10 +1,12 @@
 """Open a LangGraph checkpointer from a URL, sync or async, with no silent substitution.
 
 ``memory://`` (tests), ``sqlite:///relative/path`` or ``sqlite:////absolute/path`` (the
-zero-setup default), ``postgresql://…`` and ``redis://…`` (production; optional extras). The
-backend a URL names is the backend you get: an unreachable server or a missing extra is an error
-naming the URL (password masked) before any conversation starts — never a quiet fallback to an
-in-memory saver that loses every conversation on restart.
+zero-setup default), ``postgresql://…`` (a connection pool; extra ``postgres``) and
+``redis://…`` (needs the RediSearch and RedisJSON modules: Redis Stack or Redis 8; extra
+``redis``). The backend a URL names is the backend you get, checked when it opens: an
+unreachable server, a Redis without the modules or a missing extra is an error naming the URL
+(password masked) before any conversation starts — never a quiet fallback to an in-memory saver
+that loses every conversation on restart.
 """
 
 from __future__ import annotations
@@ -13,15 +15,16 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
 from agent.errors import BackendUnavailableError, ConfigurationError, MissingExtraError
-from agent.settings import mask_url
+from agent.settings import Settings, mask_url
 
 Backend = Literal["memory", "sqlite", "postgres", "redis"]
 _SCHEMES: dict[str, Backend] = {
@@ -32,6 +35,8 @@ _SCHEMES: dict[str, Backend] = {
     "redis": "redis",
     "rediss": "redis",
 }
+REQUIRED_REDIS_MODULES = {"search": "RediSearch", "rejson": "RedisJSON"}
+CONNECT_TIMEOUT_SECONDS = 5
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,31 @@ class CheckpointerURL:
     def sqlite_path(self) -> Path:
         """The database file of a ``sqlite:///`` URL (three slashes, then the path)."""
         return Path(self.url[len("sqlite:///") :])
+
+
+@dataclass(frozen=True)
+class CheckpointerOptions:
+    """How a checkpointer is opened beyond its URL."""
+
+    ttl: timedelta | None = None  # Redis: native key expiry
+    refresh_on_read: bool = True
+    pool_size: int = 10
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> CheckpointerOptions:
+        return cls(
+            ttl=settings.conversation_ttl,
+            refresh_on_read=settings.ttl_refresh_on_read,
+            pool_size=settings.postgres_pool_size,
+        )
+
+    def redis_ttl(self) -> dict[str, Any] | None:
+        if self.ttl is None:
+            return None
+        return {
+            "default_ttl": self.ttl.total_seconds() / 60,  # the saver counts minutes
+            "refresh_on_read": self.refresh_on_read,
+        }
 
 
 def parse_checkpointer_url(url: str) -> CheckpointerURL:
@@ -69,9 +99,12 @@ def parse_checkpointer_url(url: str) -> CheckpointerURL:
 
 
 @contextmanager
-def open_checkpointer(url: str) -> Iterator[BaseCheckpointSaver[str]]:
-    """A ready (set-up) synchronous checkpointer for ``url``; closed on exit."""
+def open_checkpointer(
+    url: str, options: CheckpointerOptions | None = None
+) -> Iterator[BaseCheckpointSaver[str]]:
+    """A ready (set-up, reachable) synchronous checkpointer for ``url``; closed on exit."""
     parsed = parse_checkpointer_url(url)
+    options = options or CheckpointerOptions()
     if parsed.backend == "memory":
         yield InMemorySaver()
     elif parsed.backend == "sqlite":
@@ -85,17 +118,20 @@ def open_checkpointer(url: str) -> Iterator[BaseCheckpointSaver[str]]:
         finally:
             conn.close()
     elif parsed.backend == "postgres":
-        with _open_postgres(parsed) as saver:
-            yield saver
+        with _open_postgres(parsed, options) as postgres_saver:
+            yield postgres_saver
     else:
-        with _open_redis(parsed) as redis_saver:
+        with _open_redis(parsed, options) as redis_saver:
             yield redis_saver
 
 
 @asynccontextmanager
-async def open_async_checkpointer(url: str) -> AsyncIterator[BaseCheckpointSaver[str]]:
-    """A ready (set-up) asynchronous checkpointer for ``url``: ``langgraph dev`` uses this."""
+async def open_async_checkpointer(
+    url: str, options: CheckpointerOptions | None = None
+) -> AsyncIterator[BaseCheckpointSaver[str]]:
+    """A ready asynchronous checkpointer for ``url``: ``langgraph dev`` uses this."""
     parsed = parse_checkpointer_url(url)
+    options = options or CheckpointerOptions()
     if parsed.backend == "memory":
         yield InMemorySaver()
     elif parsed.backend == "sqlite":
@@ -108,13 +144,14 @@ async def open_async_checkpointer(url: str) -> AsyncIterator[BaseCheckpointSaver
             await async_sqlite_saver.setup()
             yield async_sqlite_saver
     elif parsed.backend == "postgres":
-        async with _open_async_postgres(parsed) as saver:
-            yield saver
+        async with _open_async_postgres(parsed, options) as postgres_saver:
+            yield postgres_saver
     else:
-        async with _open_async_redis(parsed) as redis_saver:
+        async with _open_async_redis(parsed, options) as redis_saver:
             yield redis_saver
 
 
+# -- SQLite ------------------------------------------------------------------------------------
 def _prepare_sqlite_dir(parsed: CheckpointerURL) -> None:
     try:
         parsed.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
@@ -128,70 +165,155 @@ def _connect_sqlite(parsed: CheckpointerURL) -> sqlite3.Connection:
     _prepare_sqlite_dir(parsed)
     try:
         # SqliteSaver serialises access with its own lock, so sharing across threads is safe.
-        return sqlite3.connect(str(parsed.sqlite_path), check_same_thread=False)
+        conn = sqlite3.connect(str(parsed.sqlite_path), check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA busy_timeout = 30000")
     except sqlite3.Error as exc:
         raise BackendUnavailableError(f"cannot open {parsed.url}: {exc}") from exc
+    return conn
+
+
+# -- PostgreSQL ----------------------------------------------------------------------------------
+_POSTGRES_CONNECTION = {"autocommit": True, "prepare_threshold": 0}
+
+
+def check_postgres(url: str) -> None:
+    """Fail with a clear message unless the PostgreSQL server at ``url`` accepts us."""
+    import psycopg
+
+    try:
+        psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_SECONDS).close()
+    except psycopg.OperationalError as exc:
+        reason = " ".join(str(exc).split())
+        raise BackendUnavailableError(
+            f"cannot reach PostgreSQL at {mask_url(url)}: {reason}"
+        ) from exc
+
+
+def _postgres_modules() -> Any:
+    try:
+        import psycopg_pool
+        from langgraph.checkpoint.postgres import PostgresSaver
+        from psycopg.rows import dict_row
+    except ImportError as exc:
+        raise MissingExtraError("A postgresql:// checkpointer", "postgres", str(exc.name)) from exc
+    return psycopg_pool, PostgresSaver, dict_row
 
 
 @contextmanager
-def _open_postgres(parsed: CheckpointerURL) -> Iterator[BaseCheckpointSaver[str]]:
+def _open_postgres(
+    parsed: CheckpointerURL, options: CheckpointerOptions
+) -> Iterator[BaseCheckpointSaver[str]]:
+    psycopg_pool, postgres_saver_class, dict_row = _postgres_modules()
+    check_postgres(parsed.url)
+    pool = psycopg_pool.ConnectionPool(
+        parsed.url,
+        min_size=1,
+        max_size=options.pool_size,
+        kwargs={**_POSTGRES_CONNECTION, "row_factory": dict_row},
+        open=False,
+    )
     try:
-        import psycopg
-        from langgraph.checkpoint.postgres import PostgresSaver
-    except ImportError as exc:
-        raise MissingExtraError("A postgresql:// checkpointer", "postgres", str(exc.name)) from exc
-    try:
-        manager = PostgresSaver.from_conn_string(parsed.url)
-        saver = manager.__enter__()
-    except psycopg.OperationalError as exc:
+        pool.open(wait=True, timeout=CONNECT_TIMEOUT_SECONDS)
+    except psycopg_pool.PoolTimeout as exc:
+        pool.close()
         raise BackendUnavailableError(
-            f"cannot reach PostgreSQL at {parsed.masked}: {_first_line(exc)}"
+            f"cannot reach PostgreSQL at {parsed.masked} within {CONNECT_TIMEOUT_SECONDS} s"
         ) from exc
     try:
+        saver = postgres_saver_class(pool)
         saver.setup()
         yield saver
     finally:
-        manager.__exit__(None, None, None)
+        pool.close()
 
 
 @asynccontextmanager
-async def _open_async_postgres(parsed: CheckpointerURL) -> AsyncIterator[BaseCheckpointSaver[str]]:
+async def _open_async_postgres(
+    parsed: CheckpointerURL, options: CheckpointerOptions
+) -> AsyncIterator[BaseCheckpointSaver[str]]:
+    psycopg_pool, _, dict_row = _postgres_modules()
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+    check_postgres(parsed.url)
+    pool = psycopg_pool.AsyncConnectionPool(
+        parsed.url,
+        min_size=1,
+        max_size=options.pool_size,
+        kwargs={**_POSTGRES_CONNECTION, "row_factory": dict_row},
+        open=False,
+    )
     try:
-        import psycopg
-        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-    except ImportError as exc:
-        raise MissingExtraError("A postgresql:// checkpointer", "postgres", str(exc.name)) from exc
-    try:
-        manager = AsyncPostgresSaver.from_conn_string(parsed.url)
-        saver = await manager.__aenter__()
-    except psycopg.OperationalError as exc:
+        await pool.open(wait=True, timeout=CONNECT_TIMEOUT_SECONDS)
+    except psycopg_pool.PoolTimeout as exc:
+        await pool.close()
         raise BackendUnavailableError(
-            f"cannot reach PostgreSQL at {parsed.masked}: {_first_line(exc)}"
+            f"cannot reach PostgreSQL at {parsed.masked} within {CONNECT_TIMEOUT_SECONDS} s"
         ) from exc
     try:
+        saver = AsyncPostgresSaver(pool)
         await saver.setup()
         yield saver
     finally:
-        await manager.__aexit__(None, None, None)
+        await pool.close()
+
+
+# -- Redis ---------------------------------------------------------------------------------------
+def check_redis(url: str) -> None:
+    """Fail with a clear message unless ``url`` answers and has RediSearch and RedisJSON."""
+    try:
+        import redis
+    except ImportError as exc:
+        raise MissingExtraError("A redis:// checkpointer", "redis", str(exc.name)) from exc
+    client = redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_SECONDS)
+    try:
+        modules = client.module_list()
+    except redis.exceptions.ConnectionError as exc:
+        raise BackendUnavailableError(f"cannot reach Redis at {mask_url(url)}: {exc}") from exc
+    except redis.exceptions.ResponseError as exc:
+        raise BackendUnavailableError(
+            f"Redis at {mask_url(url)} cannot list its modules ({exc}); the checkpointer needs "
+            "RediSearch and RedisJSON: use Redis Stack or Redis 8"
+        ) from exc
+    finally:
+        client.close()
+    loaded = {_module_name(m).lower() for m in modules}
+    missing = [label for name, label in REQUIRED_REDIS_MODULES.items() if name not in loaded]
+    if missing:
+        raise BackendUnavailableError(
+            f"Redis at {mask_url(url)} lacks the {' and '.join(missing)} module(s) that the "
+            "Redis checkpointer needs. Run Redis Stack or Redis 8 instead (docker compose up "
+            "redis, or `make services`), or use a postgresql:// or sqlite:/// checkpointer."
+        )
+
+
+def _module_name(module: Any) -> str:
+    name = module.get(b"name", module.get("name", b"")) if isinstance(module, dict) else b""
+    return name.decode() if isinstance(name, bytes) else str(name)
 
 
 @contextmanager
-def _open_redis(parsed: CheckpointerURL) -> Iterator[BaseCheckpointSaver[str]]:
-    raise ConfigurationError(
-        f"AGENT_CHECKPOINTER_URL={parsed.masked}: the Redis checkpointer is not available in "
-        "this version; use sqlite:// or postgresql://"
-    )
-    yield  # pragma: no cover - unreachable, keeps this a generator
+def _open_redis(
+    parsed: CheckpointerURL, options: CheckpointerOptions
+) -> Iterator[BaseCheckpointSaver[str]]:
+    check_redis(parsed.url)
+    try:
+        from langgraph.checkpoint.redis import RedisSaver
+    except ImportError as exc:
+        raise MissingExtraError("A redis:// checkpointer", "redis", str(exc.name)) from exc
+    with RedisSaver.from_conn_string(parsed.url, ttl=options.redis_ttl()) as saver:
+        saver.setup()
+        yield saver
 
 
 @asynccontextmanager
-async def _open_async_redis(parsed: CheckpointerURL) -> AsyncIterator[BaseCheckpointSaver[str]]:
-    raise ConfigurationError(
-        f"AGENT_CHECKPOINTER_URL={parsed.masked}: the Redis checkpointer is not available in "
-        "this version; use sqlite:// or postgresql://"
-    )
-    yield  # pragma: no cover - unreachable, keeps this a generator
-
-
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+async def _open_async_redis(
+    parsed: CheckpointerURL, options: CheckpointerOptions
+) -> AsyncIterator[BaseCheckpointSaver[str]]:
+    check_redis(parsed.url)
+    try:
+        from langgraph.checkpoint.redis.aio import AsyncRedisSaver
+    except ImportError as exc:
+        raise MissingExtraError("A redis:// checkpointer", "redis", str(exc.name)) from exc
+    async with AsyncRedisSaver.from_conn_string(parsed.url, ttl=options.redis_ttl()) as saver:
+        await saver.asetup()
+        yield saver

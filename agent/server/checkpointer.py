@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from agent.observability import configure_logging, log_backends
-from agent.persistence import open_async_checkpointer
+from agent.persistence import CheckpointerOptions, open_async_checkpointer
 from agent.settings import Settings
 
 
@@ -21,6 +21,7 @@ async def checkpointer() -> AsyncIterator[BaseCheckpointSaver[str]]:
     """Open the configured checkpointer for the server's lifetime."""
     settings = Settings.load()
     configure_logging(settings.log_level)
-    async with open_async_checkpointer(settings.resolved_checkpointer_url) as saver:
+    options = CheckpointerOptions.from_settings(settings)
+    async with open_async_checkpointer(settings.resolved_checkpointer_url, options) as saver:
         log_backends({"server checkpointer": settings.describe()["checkpointer"]})
         yield saver

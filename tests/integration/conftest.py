@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.services.servers import mongo_standin, postgres_database, redis_stack
+
 REPO = Path(__file__).resolve().parents[2]
 LANGGRAPH = str(Path(sys.executable).with_name("langgraph"))
 
@@ -73,3 +75,31 @@ def dev_server(tmp_path: Path) -> Callable[[dict[str, str]], object]:
         return langgraph_dev_server({**base, **env}, tmp_path / "langgraph-dev.log")
 
     return start
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh database on a real PostgreSQL server, dropped after the session."""
+    with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A real Redis Stack server (RediSearch + RedisJSON) on a free port."""
+    with redis_stack() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def mongo_url() -> Iterator[str]:
+    """The MongoDB wire stand-in (mongoeco) with the vector index created."""
+    with mongo_standin() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def plain_redis_url() -> Iterator[str]:
+    """A Redis server without RediSearch and RedisJSON, like a stock Redis 7."""
+    with redis_stack(modules=False) as url:
+        yield url

@@ -24,7 +24,6 @@ from agent.long_term.records import MemoryRecord, MemoryType
 from agent.long_term.retrieval import Retriever
 from agent.long_term.stores import MemoryStore, open_memory_store
 from agent.models import OfflineChatModel
-from tests.services.servers import mongo_standin
 
 STORES = [
     pytest.param("embedded", id="embedded"),
@@ -45,12 +44,6 @@ def embeddings() -> Embeddings:
     return OfflineMiniLMEmbeddings()
 
 
-@pytest.fixture(scope="session")
-def standin_url() -> Iterator[str]:
-    with mongo_standin() as url:
-        yield url
-
-
 @pytest.fixture(params=STORES)
 def store(
     request: pytest.FixtureRequest, tmp_path: Path, embeddings: Embeddings
@@ -59,7 +52,7 @@ def store(
     if kind == "embedded":
         url = f"embedded:///{tmp_path / 'memories.sqlite'}"
     elif kind == "mongodb":
-        url = request.getfixturevalue("standin_url")
+        url = request.getfixturevalue("mongo_url")
     else:
         url = os.environ["MONGODB_URI"]
     with open_memory_store(url, embeddings) as opened:
