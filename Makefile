@@ -4,31 +4,47 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+CORE := $(VENV)/.installed-core
+DEV := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck unit e2e integration clean
+.PHONY: demo test lint typecheck unit services bench clean
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
 
-demo: $(STAMP)
+$(CORE): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(CORE)
+
+$(DEV): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(CORE) $(DEV)
+
+# The product's story on embedded defaults (SQLite, embedded memory store, offline model).
+demo: $(CORE)
 	AGENT_MODEL=offline $(BIN)/agent demo
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: $(STAMP)
+typecheck: $(DEV)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(DEV)
 	$(BIN)/pytest tests/unit
 
-test: lint typecheck $(STAMP)
+# Lint, type check, then every test tier; the tests start (and stop) the servers they need.
+test: lint typecheck
 	$(BIN)/pytest
 
+# PostgreSQL, Redis Stack and the MongoDB stand-in for manual use; Ctrl-C stops them.
+services: $(DEV)
+	$(BIN)/python -m tests.services
+
+bench: $(DEV)
+	$(BIN)/python -m benchmarks
+
 clean:
-	rm -rf $(VENV) .agent-data .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .agent-data .services .langgraph_api .mypy_cache .ruff_cache .pytest_cache

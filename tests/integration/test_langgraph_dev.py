@@ -72,3 +72,25 @@ def test_a_misconfigured_server_refuses_to_start(
     with pytest.raises(RuntimeError), dev_server({"AGENT_WINDOWS": "tokens"}):
         pass
     assert "Did you mean AGENT_WINDOW?" in (tmp_path / "langgraph-dev.log").read_text()
+
+
+@pytest.mark.parametrize(
+    "backend",
+    [
+        pytest.param("postgres_url", id="postgres", marks=pytest.mark.postgres),
+        pytest.param("redis_url", id="redis", marks=pytest.mark.redis),
+    ],
+)
+def test_a_thread_survives_a_server_restart_on_postgres_and_redis(
+    backend: str,
+    request: pytest.FixtureRequest,
+    dev_server: Callable[[dict[str, str]], Any],
+) -> None:
+    env = {"AGENT_CHECKPOINTER_URL": request.getfixturevalue(backend)}
+    with dev_server(env) as url:
+        thread_id = httpx.post(f"{url}/threads", json={}, timeout=10).json()["thread_id"]
+        run(url, thread_id, "My name is Priya", context={"user_id": "alice"})
+    with dev_server(env) as url:
+        again = run(url, thread_id, "What is my name?", context={"user_id": "alice"})
+        assert again["messages"][-1]["content"] == "Your name is Priya."
+        assert len(again["messages"]) == 4
