@@ -14,7 +14,7 @@ or malformed id or an oversized message fails with zero model calls and nothing 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from agent.context import Conversation, normalize_id
-from agent.errors import InvalidMessageError, MessageTooLargeError
+from agent.errors import ConversationNotFoundError, InvalidMessageError, MessageTooLargeError
 from agent.factory import (
     AgentGraph,
     bookings_path,
@@ -37,6 +37,7 @@ from agent.messages import message_text
 from agent.models import build_chat_model
 from agent.observability import log_backends
 from agent.persistence import CheckpointerOptions, open_checkpointer
+from agent.persistence.locks import ConversationLocks, InProcessLocks, conversation_locks
 from agent.settings import Settings
 from agent.tools import TravelDesk, build_travel_tools, open_travel_desk
 
@@ -62,6 +63,7 @@ class TravelAgent:
         *,
         memory: MemoryService | None = None,
         desk: TravelDesk | None = None,
+        locks: ConversationLocks | None = None,
     ) -> None:
         self.settings = settings
         self.graph = graph
@@ -69,6 +71,7 @@ class TravelAgent:
         self.checkpointer = checkpointer
         self.memory = memory
         self.desk = desk
+        self.locks = locks or InProcessLocks()
 
     @classmethod
     @contextmanager
@@ -84,6 +87,9 @@ class TravelAgent:
             ) as checkpointer,
             open_travel_desk(bookings_path(settings)) as desk,
             open_long_term_memory(settings, model) as memory,
+            closing(
+                conversation_locks(settings.resolved_checkpointer_url, settings.postgres_pool_size)
+            ) as locks,
         ):
             graph = graph_from_settings(
                 settings,
@@ -93,7 +99,7 @@ class TravelAgent:
                 checkpointer=checkpointer,
             )
             log_backends(settings.describe())
-            yield cls(settings, graph, model, checkpointer, memory=memory, desk=desk)
+            yield cls(settings, graph, model, checkpointer, memory=memory, desk=desk, locks=locks)
 
     def send(
         self,
@@ -103,13 +109,20 @@ class TravelAgent:
         conversation_id: str | None,
         callbacks: Sequence[BaseCallbackHandler] = (),
     ) -> Reply:
-        """Run one turn and return the final answer."""
+        """Run one turn and return the final answer.
+
+        Sends to one conversation are serialised (see :mod:`agent.persistence.locks`); a send
+        to someone else's conversation fails as not found, before anything is written.
+        """
         conversation = Conversation.of(user_id, conversation_id)
         self.check_message(text)
         config: RunnableConfig = {**conversation.config(), "callbacks": list(callbacks)}
-        result = self.graph.invoke(
-            {"messages": [HumanMessage(text)]}, config, context=conversation.context()
-        )
+        timeout = self.settings.conversation_lock_timeout
+        with self.locks.hold(conversation.conversation_id, timeout):
+            self._check_owner(conversation)
+            result = self.graph.invoke(
+                {"messages": [HumanMessage(text)]}, config, context=conversation.context()
+            )
         answer = next((m for m in reversed(result["messages"]) if isinstance(m, AIMessage)), None)
         return Reply(
             text=message_text(answer) if answer else "",
@@ -127,13 +140,38 @@ class TravelAgent:
                 f"{self.settings.max_input_chars} (AGENT_MAX_INPUT_CHARS)"
             )
 
-    def history(self, conversation_id: str) -> list[BaseMessage]:
-        """The kept messages of a conversation (empty when it does not exist)."""
+    def history(self, conversation_id: str, user_id: str | None = None) -> list[BaseMessage]:
+        """The kept messages of a conversation (empty when it does not exist).
+
+        With ``user_id``, another user's conversation raises ConversationNotFoundError.
+        """
+        values = self._state(normalize_id("conversation_id", conversation_id))
+        if user_id is not None:
+            self._check_owner(Conversation.of(user_id, conversation_id), values)
+        return list(values.get("messages", []))
+
+    def owner(self, conversation_id: str) -> str | None:
+        """Who started a conversation (None when it does not exist)."""
+        owner = self._state(normalize_id("conversation_id", conversation_id)).get("owner")
+        return str(owner) if owner else None
+
+    def delete_conversation(self, conversation_id: str, user_id: str | None = None) -> None:
+        """Remove every checkpoint and write of a conversation (only the owner's, with
+        ``user_id``)."""
         thread_id = normalize_id("conversation_id", conversation_id)
+        if user_id is not None:
+            self._check_owner(Conversation.of(user_id, thread_id))
+        self.checkpointer.delete_thread(thread_id)
+
+    def _state(self, thread_id: str) -> dict[str, Any]:
         config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
         snapshot = self.graph.get_state(config)
-        return list(snapshot.values.get("messages", [])) if snapshot.values else []
+        return dict(snapshot.values) if snapshot.values else {}
 
-    def delete_conversation(self, conversation_id: str) -> None:
-        """Remove every checkpoint and write of a conversation."""
-        self.checkpointer.delete_thread(normalize_id("conversation_id", conversation_id))
+    def _check_owner(
+        self, conversation: Conversation, values: dict[str, Any] | None = None
+    ) -> None:
+        values = self._state(conversation.conversation_id) if values is None else values
+        owner = values.get("owner")
+        if owner is not None and owner != conversation.user_id:
+            raise ConversationNotFoundError(conversation.conversation_id)

@@ -19,6 +19,8 @@ from langchain_core.runnables import RunnableConfig
 
 from agent.errors import InvalidContextError, MissingConversationIdError
 
+# where the LangGraph server puts the identity its auth handler returned
+AUTH_USER_KEY = "langgraph_auth_user_id"
 ID_PATTERN = re.compile(r"[A-Za-z0-9\-_.:]{1,128}")
 ID_RULE = "a UUID, or 1-128 characters of letters, digits and - _ . :"
 _UUID_SHAPE = re.compile(r"(urn:uuid:)?\{?[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}\}?")
@@ -105,7 +107,10 @@ def resolve_context(context: Context | None, config: Mapping[str, Any]) -> Conve
     """The identity of a running graph, from its context and config, checked for agreement.
 
     A context whose conversation id disagrees with the run's thread is refused: the history
-    and the memories would otherwise be written under two different keys.
+    and the memories would otherwise be written under two different keys. Under the LangGraph
+    server the user is the authenticated identity; a different user id in the context or the
+    config is refused, so a client cannot read or write another user's memories. Outside a
+    server (Python, CLI) the context names the user, and ``configurable.user_id`` may too.
     """
     configurable = config.get("configurable", {}) or {}
     thread_id = configurable.get("thread_id")
@@ -119,8 +124,18 @@ def resolve_context(context: Context | None, config: Mapping[str, Any]) -> Conve
                 f"{conversation_id!r} does not match the run's thread_id {thread_id!r}",
             )
         conversation_id = thread_id
-    user_id = context.user_id
-    if user_id is None and configurable.get("user_id"):
-        # the LangGraph server puts the authenticated user here ("" when there is none)
-        user_id = str(configurable["user_id"])
+    user_id = context.user_id or (
+        str(configurable["user_id"]) if configurable.get("user_id") else None
+    )
+    authenticated = configurable.get(AUTH_USER_KEY)
+    if authenticated:
+        # Under the LangGraph server the authenticated identity is the user, whatever the
+        # client wrote into the context or the config.
+        identity = normalize_id("user_id", str(authenticated))
+        claimed = user_id
+        if claimed and normalize_id("user_id", str(claimed)) != identity:
+            raise InvalidContextError(
+                "user_id", f"{claimed!r} is not the authenticated user; leave it out"
+            )
+        user_id = identity
     return Conversation.of(user_id, conversation_id)

@@ -75,7 +75,22 @@ class BackendUnavailableError(AgentError):
 
 
 class ConversationNotFoundError(AgentError):
-    """No kept history exists for the conversation id."""
+    """No such conversation for this user: missing, or someone else's (the two look alike)."""
+
+    def __init__(self, conversation_id: str) -> None:
+        self.conversation_id = conversation_id
+        super().__init__(f"conversation {conversation_id} not found")
+
+
+class ConversationBusyError(AgentError):
+    """Another send to the same conversation is still running."""
+
+    def __init__(self, conversation_id: str, waited: float) -> None:
+        self.conversation_id = conversation_id
+        super().__init__(
+            f"conversation {conversation_id} is busy: another message to it is still being "
+            f"answered (waited {waited:g} s); try again"
+        )
 
 
 class ToolInputError(AgentError, ToolException):

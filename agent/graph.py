@@ -27,6 +27,7 @@ from langgraph.prebuilt import ToolNode, tools_condition
 from langgraph.runtime import Runtime
 
 from agent.context import Context, resolve_context
+from agent.errors import ConversationNotFoundError
 from agent.long_term import LongTermMemory
 from agent.long_term.retrieval import recall_query
 from agent.messages import message_text
@@ -63,10 +64,15 @@ def build_graph(
         # Resolving the identity first makes a run without a conversation fail here, before
         # the window, the model or long-term memory are touched.
         conversation = resolve_context(runtime.context, get_config())
-        if long_term is None:
-            return {"recalled_memories": []}
-        query, context = recall_query(state["messages"])
-        return {"recalled_memories": long_term.recall(conversation, query, context)}
+        owner = state.get("owner")
+        if owner is not None and owner != conversation.user_id:
+            # someone else's conversation looks exactly like a missing one
+            raise ConversationNotFoundError(conversation.conversation_id)
+        update: dict[str, Any] = {"owner": conversation.user_id, "recalled_memories": []}
+        if long_term is not None:
+            query, context = recall_query(state["messages"])
+            update["recalled_memories"] = long_term.recall(conversation, query, context)
+        return update
 
     def trim_window(state: AgentState) -> dict[str, Any]:
         return {"messages": plan_trim(window, state["messages"])}

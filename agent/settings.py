@@ -18,7 +18,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from agent.errors import ConfigurationError, UnknownSettingError
@@ -110,6 +110,28 @@ class Settings(BaseSettings):
     max_input_chars: int = Field(
         default=16_000, ge=1, description="Largest user message accepted, in characters."
     )
+    conversation_lock_timeout: float = Field(
+        default=30.0,
+        ge=0.0,
+        description="Python API and CLI: seconds a send waits for another send to the same "
+        "conversation before it fails as busy.",
+    )
+    auth: Literal["dev", "jwt"] | None = Field(
+        default=None,
+        description="Server authentication: 'dev' trusts an X-User-Id header (development "
+        "only); 'jwt' verifies a bearer token. The server refuses to start without it.",
+    )
+    jwt_secret: SecretStr | None = Field(
+        default=None, description="Shared secret (HS256) for AGENT_AUTH=jwt."
+    )
+    jwt_jwks_url: str | None = Field(
+        default=None, description="JWKS URL (RS256/ES256) for AGENT_AUTH=jwt."
+    )
+    jwt_user_claim: str = Field(
+        default="sub", description="The token claim that holds the user id."
+    )
+    jwt_audience: str | None = Field(default=None, description="Required 'aud' of tokens.")
+    jwt_issuer: str | None = Field(default=None, description="Required 'iss' of tokens.")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO", description="Log level of the agent's own loggers."
     )

@@ -11,7 +11,9 @@ class AgentState(MessagesState):
     """``messages`` is the kept history (the checkpoint); it never holds recalled memories.
 
     ``recalled_memories`` is overwritten by retrieve_memories on every turn and read by
-    call_model to build the memory block of the system prompt.
+    call_model to build the memory block of the system prompt. ``owner`` is the user who
+    started the conversation; a run by anyone else is refused.
     """
 
     recalled_memories: NotRequired[list[dict[str, str]]]
+    owner: NotRequired[str]

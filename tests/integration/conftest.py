@@ -67,12 +67,18 @@ def langgraph_dev_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def dev_server(tmp_path: Path) -> Callable[[dict[str, str]], object]:
+def dev_server(tmp_path: Path) -> Callable[[dict[str, str | None]], object]:
     """``with dev_server({...env}) as url:`` — each call starts a fresh server process."""
 
-    def start(env: dict[str, str]) -> object:
-        base = {"AGENT_MODEL": "offline", "AGENT_DATA_DIR": str(tmp_path / "data")}
-        return langgraph_dev_server({**base, **env}, tmp_path / "langgraph-dev.log")
+    def start(env: dict[str, str | None]) -> object:
+        """Values of None remove a variable the fixture would otherwise set."""
+        base: dict[str, str | None] = {
+            "AGENT_MODEL": "offline",
+            "AGENT_DATA_DIR": str(tmp_path / "data"),
+            "AGENT_AUTH": "dev",
+        }
+        merged = {k: v for k, v in {**base, **env}.items() if v is not None}
+        return langgraph_dev_server(merged, tmp_path / "langgraph-dev.log")
 
     return start
 
