@@ -11,7 +11,9 @@ that loses every conversation on restart.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -189,6 +191,52 @@ def check_postgres(url: str) -> None:
         ) from exc
 
 
+# Two processes starting at once would both run the saver's migrations and one would fail on
+# a duplicate migration row; a session advisory lock makes setup one-at-a-time. The waiter
+# polls with pg_try_advisory_lock instead of blocking in pg_advisory_lock: a blocked statement
+# keeps a snapshot open, and the migrations' CREATE INDEX CONCURRENTLY waits for every open
+# snapshot — the two processes would wait for each other forever.
+_SETUP_LOCK_KEY = 0x61676E74  # "agnt"
+_SETUP_POLL_SECONDS = 0.1
+
+
+@contextmanager
+def _postgres_setup_lock(url: str) -> Iterator[None]:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        while not _scalar(conn.execute("SELECT pg_try_advisory_lock(%s)", (_SETUP_LOCK_KEY,))):
+            time.sleep(_SETUP_POLL_SECONDS)
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK_KEY,))
+
+
+@asynccontextmanager
+async def _async_postgres_setup_lock(url: str) -> AsyncIterator[None]:
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        while True:
+            cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (_SETUP_LOCK_KEY,))
+            if _scalar_row(await cursor.fetchone()):
+                break
+            await asyncio.sleep(_SETUP_POLL_SECONDS)
+        try:
+            yield
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK_KEY,))
+
+
+def _scalar(cursor: Any) -> Any:
+    return _scalar_row(cursor.fetchone())
+
+
+def _scalar_row(row: Any) -> Any:
+    return row[0] if row else None
+
+
 def _postgres_modules() -> Any:
     try:
         import psycopg_pool
@@ -221,7 +269,8 @@ def _open_postgres(
         ) from exc
     try:
         saver = postgres_saver_class(pool)
-        saver.setup()
+        with _postgres_setup_lock(parsed.url):
+            saver.setup()
         yield saver
     finally:
         pool.close()
@@ -251,7 +300,8 @@ async def _open_async_postgres(
         ) from exc
     try:
         saver = AsyncPostgresSaver(pool)
-        await saver.setup()
+        async with _async_postgres_setup_lock(parsed.url):
+            await saver.setup()
         yield saver
     finally:
         await pool.close()
