@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -29,14 +30,25 @@ def free_port() -> int:
 
 @contextmanager
 def langgraph_dev_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
-    """A real ``langgraph dev`` on a free port, serving this repository's langgraph.json."""
+    """A real ``langgraph dev`` on a free port, serving this repository's langgraph.json.
+
+    The dev server keeps its thread registry in ``./.langgraph_api`` and resolves the paths of
+    langgraph.json from its working folder, so each server runs in the log's folder, laid out
+    like the repository (langgraph.json, and links to agent/ and graphs/): servers started
+    with the same folder share threads (a restart), other tests' servers do not.
+    """
+    workdir = log_path.parent
+    for name in ("agent", "graphs"):
+        if not (workdir / name).exists():
+            (workdir / name).symlink_to(REPO / name, target_is_directory=True)
+    shutil.copyfile(REPO / "langgraph.json", workdir / "langgraph.json")
     port = free_port()
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("AGENT_", "OPENAI_"))}
     clean.update(env)
     with log_path.open("ab") as log:
         process = subprocess.Popen(
             [LANGGRAPH, "dev", "--no-browser", "--no-reload", "--port", str(port)],
-            cwd=REPO,
+            cwd=workdir,
             env=clean,
             stdout=log,
             stderr=subprocess.STDOUT,
