@@ -121,7 +121,10 @@ class TravelAgent:
         with self.locks.hold(conversation.conversation_id, timeout):
             self._check_owner(conversation)
             result = self.graph.invoke(
-                {"messages": [HumanMessage(text)]}, config, context=conversation.context()
+                {"messages": [HumanMessage(text)]},
+                config,
+                context=conversation.context(),
+                durability=self.settings.durability,
             )
         answer = next((m for m in reversed(result["messages"]) if isinstance(m, AIMessage)), None)
         return Reply(

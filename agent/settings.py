@@ -110,6 +110,11 @@ class Settings(BaseSettings):
     max_input_chars: int = Field(
         default=16_000, ge=1, description="Largest user message accepted, in characters."
     )
+    durability: Literal["exit", "async", "sync"] = Field(
+        default="exit",
+        description="When a turn is checkpointed (Python API and CLI): once, when it ends "
+        "(exit: one write per turn; a crash mid-turn loses that turn), or after every step.",
+    )
     conversation_lock_timeout: float = Field(
         default=30.0,
         ge=0.0,

@@ -20,9 +20,9 @@ class EmbedderProfile:
 
 
 _PROFILES = {
-    OFFLINE_EMBEDDINGS: EmbedderProfile("offline all-MiniLM-L6-v2 (int8 ONNX, bundled)", 0.25),
-    "openai:text-embedding-3-small": EmbedderProfile("openai:text-embedding-3-small", 0.25),
-    "openai:text-embedding-3-large": EmbedderProfile("openai:text-embedding-3-large", 0.25),
+    OFFLINE_EMBEDDINGS: EmbedderProfile("offline all-MiniLM-L6-v2 (int8 ONNX, bundled)", 0.15),
+    "openai:text-embedding-3-small": EmbedderProfile("openai:text-embedding-3-small", 0.2),
+    "openai:text-embedding-3-large": EmbedderProfile("openai:text-embedding-3-large", 0.2),
 }
 UNCALIBRATED_THRESHOLD = 0.2
 

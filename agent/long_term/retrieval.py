@@ -3,9 +3,9 @@
 Hybrid by default: the nearest memories by embedding and the best BM25 matches by words are
 pooled; a memory must be at least ``threshold`` similar to the query (a threshold calibrated
 for the embedder, far below the de-duplication threshold — a question is rarely 0.9-similar to
-the fact it needs), and the survivors are ordered by weighted reciprocal-rank fusion of the two
-rankings. ``dense`` and ``lexical`` modes exist to measure what each half contributes
-(``make bench``).
+the fact it needs), and the survivors are ordered by their cosine plus a bonus for how well
+their words match the query's. ``dense`` and ``lexical`` modes exist to measure what each half
+contributes (``make bench``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from agent.long_term.stores.base import MemoryStore, words
 from agent.messages import message_text
 
 RetrieverMode = Literal["hybrid", "dense", "lexical"]
-_RRF_K = 60  # the usual reciprocal-rank-fusion constant
 _SHORT_QUESTION_WORDS = 4
 
 
@@ -35,9 +34,9 @@ class Retriever:
         embeddings: Embeddings,
         *,
         k: int = 5,
-        threshold: float = 0.25,
+        threshold: float = 0.15,
         mode: RetrieverMode = "hybrid",
-        lexical_weight: float = 0.6,
+        lexical_weight: float = 0.1,
         pool: int = 25,
     ) -> None:
         self.store = store
@@ -90,22 +89,30 @@ class Retriever:
         lexical: Sequence[tuple[MemoryRecord, float]],
         k: int,
     ) -> list[ScoredMemory]:
+        """Cosine plus a lexical bonus: BM25 normalised by the query's best BM25 score.
+
+        A strong word match (a booking reference, a hotel name) lifts a memory that the
+        embedding ranks low; a weak one (a shared common word) adds little. The threshold
+        applies to the cosine, except for the query's best lexical match, which may be
+        admitted down to half the threshold: exact identifiers embed poorly.
+        """
         records = {record.id: record for record, _ in (*dense, *lexical)}
         similarity = {record.id: score for record, score in dense}
         missing = [i for i in records if i not in similarity]
         if missing:
             similarity.update(self.store.similarities(user_id, missing, vector))
-        fused: dict[str, float] = {}
-        for rank, (record, _) in enumerate(dense):
-            fused[record.id] = (1 - self.lexical_weight) / (_RRF_K + rank)
-        for rank, (record, _) in enumerate(lexical):
-            fused[record.id] = fused.get(record.id, 0.0) + self.lexical_weight / (_RRF_K + rank)
-        ranked = sorted(
-            (i for i in records if similarity.get(i, -1.0) >= self.threshold),
-            key=lambda i: fused.get(i, 0.0),
-            reverse=True,
-        )
-        return [ScoredMemory(records[i], similarity[i], fused[i]) for i in ranked[:k]]
+        best = max((score for _, score in lexical), default=0.0)
+        bonus = {r.id: self.lexical_weight * s / best for r, s in lexical} if best > 0 else {}
+        top_lexical = lexical[0][0].id if lexical else None
+        eligible = [
+            i
+            for i in records
+            if similarity.get(i, -1.0) >= self.threshold
+            or (i == top_lexical and similarity.get(i, -1.0) >= self.threshold / 2)
+        ]
+        score = {i: similarity.get(i, 0.0) + bonus.get(i, 0.0) for i in eligible}
+        ranked = sorted(eligible, key=lambda i: score[i], reverse=True)
+        return [ScoredMemory(records[i], similarity[i], score[i]) for i in ranked[:k]]
 
 
 def recall_query(messages: Sequence[BaseMessage]) -> tuple[str, str]:

@@ -74,7 +74,7 @@ def test_a_200_turn_conversation_is_bounded_after_pruning(
 
     record_property("long_before", grown.__dict__)
     record_property("long_after", pruned_long.__dict__)
-    assert grown.checkpoints > 200 * 3  # every step of every turn was a checkpoint
+    assert grown.checkpoints >= 200  # at least one checkpoint per turn
     assert pruned_long.checkpoints == 1 and pruned_short.checkpoints == 1
     # bounded: 200 turns cost what 20 turns cost, because the window bounds the latest state
     assert pruned_long.payload_bytes <= 1.25 * pruned_short.payload_bytes

@@ -1,0 +1,1 @@
+"""``make bench``: token cost, memory overhead and retrieval quality, measured."""
