@@ -72,6 +72,8 @@ class TravelAgent:
         self.memory = memory
         self.desk = desk
         self.locks = locks or InProcessLocks()
+        # A conversation's owner never changes, so each is read from the checkpoint once.
+        self._owners: dict[str, str] = {}
 
     @classmethod
     @contextmanager
@@ -165,6 +167,7 @@ class TravelAgent:
         if user_id is not None:
             self._check_owner(Conversation.of(user_id, thread_id))
         self.checkpointer.delete_thread(thread_id)
+        self._owners.pop(thread_id, None)
 
     def _state(self, thread_id: str) -> dict[str, Any]:
         config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
@@ -174,7 +177,11 @@ class TravelAgent:
     def _check_owner(
         self, conversation: Conversation, values: dict[str, Any] | None = None
     ) -> None:
-        values = self._state(conversation.conversation_id) if values is None else values
-        owner = values.get("owner")
+        owner = self._owners.get(conversation.conversation_id)
+        if owner is None:
+            values = self._state(conversation.conversation_id) if values is None else values
+            owner = values.get("owner")
+            if owner is not None:
+                self._owners[conversation.conversation_id] = owner
         if owner is not None and owner != conversation.user_id:
             raise ConversationNotFoundError(conversation.conversation_id)

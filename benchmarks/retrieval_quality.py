@@ -20,7 +20,9 @@ K = 5
 THRESHOLDS = (0.0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.9)
 
 
-def load(store: EmbeddedMemoryStore, embeddings: OfflineMiniLMEmbeddings, memories: Sequence[Memory]) -> dict[str, str]:
+def load(
+    store: EmbeddedMemoryStore, embeddings: OfflineMiniLMEmbeddings, memories: Sequence[Memory]
+) -> dict[str, str]:
     """Import the memories; returns memory id -> key per user."""
     service = MemoryService(store, embeddings, None, None, Retriever(store, embeddings))
     by_user: dict[str, list[Memory]] = {}
@@ -32,7 +34,9 @@ def load(store: EmbeddedMemoryStore, embeddings: OfflineMiniLMEmbeddings, memori
     return {r.id: r.metadata["key"] for user in by_user for r in store.list(user)}
 
 
-def evaluate(retriever: Retriever, questions: Sequence[Question], keys: dict[str, str]) -> dict[str, Any]:
+def evaluate(
+    retriever: Retriever, questions: Sequence[Question], keys: dict[str, str]
+) -> dict[str, Any]:
     reciprocal, hits, returned = 0.0, 0, 0
     by_kind = {True: [0, 0], False: [0, 0]}
     for question in questions:

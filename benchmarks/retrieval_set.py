@@ -16,7 +16,18 @@ import random
 from dataclasses import dataclass
 
 SEED = 20261130
-FIRST_NAMES = ("Priya", "Mateo", "Aiko", "Lena", "Omar", "Chloe", "Tomasz", "Ingrid", "Kwame", "Sofia")
+FIRST_NAMES = (
+    "Priya",
+    "Mateo",
+    "Aiko",
+    "Lena",
+    "Omar",
+    "Chloe",
+    "Tomasz",
+    "Ingrid",
+    "Kwame",
+    "Sofia",
+)
 CITIES = (("Lisbon", "LIS"), ("Berlin", "BER"), ("Toronto", "YYZ"), ("Madrid", "MAD"),
           ("Oslo", "OSL"), ("Vienna", "VIE"), ("Dublin", "DUB"), ("Prague", "PRG"),
           ("Zurich", "ZRH"), ("Athens", "ATH"), ("Warsaw", "WAW"), ("Boston", "BOS"))  # fmt: skip
@@ -37,6 +48,7 @@ LANGUAGES = ("Portuguese", "Hindi", "Spanish", "Swahili", "Korean", "Finnish")
 JOBS = ("nurse", "architect", "software engineer", "teacher", "photographer", "chef")
 PETS = ("cat", "parrot", "golden retriever", "rabbit")
 HOBBIES = ("bird watching", "marathon running", "jazz concerts", "scuba diving", "chess")
+HOTEL_NAMES = ("Sacher", "Adlon", "Lutetia", "Savoy", "Bristol", "Imperial", "Danieli")
 DISLIKES = ("red-eye flights", "long layovers", "crowded beaches", "tour buses")
 
 
@@ -67,7 +79,7 @@ def build() -> tuple[list[Memory], list[Question]]:
         program = rng.choice(PROGRAMS)
         reference = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
         member = f"{rng.randint(100, 999)}{rng.randint(100000, 999999)}"
-        hotel_name = f"Hotel {rng.choice(('Sacher', 'Adlon', 'Lutetia', 'Savoy', 'Bristol', 'Imperial', 'Danieli', 'Negresco'))}"
+        hotel_name = f"Hotel {rng.choice(HOTEL_NAMES)}"
         facts = {
             "name": (f"User's name is {first}", "SEMANTIC",
                      "How should the booking confirmation address me?", False),

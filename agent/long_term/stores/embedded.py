@@ -46,7 +46,20 @@ _MIGRATIONS = {
         content, id UNINDEXED, user_id UNINDEXED, tokenize = 'porter unicode61'
     )
     """,
+    # v2: the owner becomes an indexed token (the hex of the user id), so a search reads only
+    # the postings of that user's memories; superseded memories leave the text index.
+    2: """
+    DROP TABLE IF EXISTS memories_fts;
+    CREATE VIRTUAL TABLE memories_fts USING fts5(
+        content, owner, id UNINDEXED, tokenize = 'porter unicode61'
+    );
+    INSERT INTO memories_fts (content, owner, id)
+        SELECT content, lower(hex(user_id)), id FROM memories WHERE superseded_by IS NULL
+    """,
 }
+# a query word found in more than this share of a user's memories is left to the embedding
+_RARE_TERM_SHARE = 0.05
+_RARE_TERM_FLOOR = 25
 _COLUMNS = (
     "id, user_id, conversation_id, content, memory_type, created_at, updated_at, "
     "superseded_by, metadata"
@@ -58,6 +71,7 @@ class _UserVectors:
     """The active memories of one user, as a matrix for scoring."""
 
     records: list[MemoryRecord]
+    rows_by_id: dict[str, int]
     matrix: Matrix
     types: npt.NDArray[np.str_]
     conversations: npt.NDArray[np.object_]
@@ -105,18 +119,20 @@ class EmbeddedMemoryStore(MemoryStore):
                 [(*r[:8], r[9], r[8]) for r in rows],
             )
             conn.executemany(
-                "INSERT INTO memories_fts (content, id, user_id) VALUES (?, ?, ?)",
-                [(r[3], r[0], r[1]) for r in rows],
+                "INSERT INTO memories_fts (content, owner, id) VALUES (?, ?, ?)",
+                [(r[3], _owner_token(r[1]), r[0]) for r in rows if r[7] is None],
             )
             self._forget_cache({r[1] for r in rows})
 
     def supersede(self, user_id: str, old_id: str, new_id: str) -> None:
         with self._file.transaction() as conn:
-            conn.execute(
+            updated = conn.execute(
                 "UPDATE memories SET superseded_by = ?, updated_at = ? "
                 "WHERE id = ? AND user_id = ?",
                 (new_id, utc_now().isoformat(), old_id, user_id),
-            )
+            ).rowcount
+            if updated:
+                conn.execute("DELETE FROM memories_fts WHERE id = ?", (old_id,))
             self._forget_cache({user_id})
 
     def delete(self, user_id: str, memory_id: str) -> bool:
@@ -124,16 +140,18 @@ class EmbeddedMemoryStore(MemoryStore):
             deleted = conn.execute(
                 "DELETE FROM memories WHERE id = ? AND user_id = ?", (memory_id, user_id)
             ).rowcount
-            conn.execute(
-                "DELETE FROM memories_fts WHERE id = ? AND user_id = ?", (memory_id, user_id)
-            )
+            if deleted:
+                conn.execute("DELETE FROM memories_fts WHERE id = ?", (memory_id,))
             self._forget_cache({user_id})
         return deleted > 0
 
     def delete_user(self, user_id: str) -> int:
         with self._file.transaction() as conn:
             deleted = conn.execute("DELETE FROM memories WHERE user_id = ?", (user_id,)).rowcount
-            conn.execute("DELETE FROM memories_fts WHERE user_id = ?", (user_id,))
+            conn.execute(
+                "DELETE FROM memories_fts WHERE memories_fts MATCH ?",
+                (f'owner:"{_owner_token(user_id)}"',),
+            )
             self._forget_cache({user_id})
         return int(deleted)
 
@@ -172,8 +190,7 @@ class EmbeddedMemoryStore(MemoryStore):
 
     def similarities(self, user_id: str, ids: Sequence[str], vector: Matrix) -> dict[str, float]:
         vectors = self._user_vectors(user_id)
-        index = {record.id: row for row, record in enumerate(vectors.records)}
-        rows = [index[i] for i in ids if i in index]
+        rows = [vectors.rows_by_id[i] for i in ids if i in vectors.rows_by_id]
         if not rows:
             return {}
         scores = vectors.matrix[rows] @ np.asarray(vector, dtype=np.float32)
@@ -182,25 +199,56 @@ class EmbeddedMemoryStore(MemoryStore):
     def lexical_search(
         self, user_id: str, query: str, k: int, *, conversation_id: str | None = None
     ) -> list[tuple[MemoryRecord, float]]:
-        terms = words(query)
-        if not terms:
-            return []
-        match = " OR ".join(f'"{term}"' for term in dict.fromkeys(terms))
-        sql = (
-            f"SELECT {', '.join('m.' + c.strip() for c in _COLUMNS.split(','))}, "
-            "bm25(memories_fts) AS rank "
-            "FROM memories_fts JOIN memories m ON m.id = memories_fts.id "
-            "WHERE memories_fts MATCH ? AND memories_fts.user_id = ? AND m.superseded_by IS NULL"
-        )
-        params: list[object] = [match, user_id]
-        if conversation_id is not None:
-            sql += " AND m.conversation_id = ?"
-            params.append(conversation_id)
-        sql += " ORDER BY rank LIMIT ?"
-        params.append(k)
+        owner = f'owner:"{_owner_token(user_id)}"'
         with self._file.lock:
-            rows = self._file.conn.execute(sql, params).fetchall()
-        return [(_record(row), -float(row["rank"])) for row in rows]
+            terms = self._distinctive_terms(
+                owner, words(query), len(self._user_vectors(user_id).records)
+            )
+            if not terms:
+                return []
+            match = f"{owner} AND ({' OR '.join(terms)})"
+            # over-fetch when a conversation filter will drop some of the user's matches
+            limit = k * 4 if conversation_id is not None else k
+            ranked = self._file.conn.execute(
+                "SELECT id, bm25(memories_fts, 1.0, 0.0) AS rank FROM memories_fts "
+                "WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?",
+                (match, limit),
+            ).fetchall()
+            if not ranked:
+                return []
+            marks = ",".join("?" * len(ranked))
+            rows = self._file.conn.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE id IN ({marks}) AND user_id = ?",
+                [row["id"] for row in ranked] + [user_id],
+            ).fetchall()
+        records = {row["id"]: _record(row) for row in rows}
+        hits = [
+            (records[row["id"]], -float(row["rank"]))
+            for row in ranked
+            if row["id"] in records
+            and records[row["id"]].active
+            and (conversation_id is None or records[row["id"]].conversation_id == conversation_id)
+        ]
+        return hits[:k]
+
+    def _distinctive_terms(self, owner: str, terms: list[str], total: int) -> list[str]:
+        """The query terms rare enough in this user's memories to carry lexical signal.
+
+        A word in a large share of the memories adds almost nothing to BM25 but costs a scan
+        of all its postings; the embedding already covers such words. Each count reads one
+        posting list, which is cheap.
+        """
+        most = max(_RARE_TERM_FLOOR, int(total * _RARE_TERM_SHARE))
+        distinctive = []
+        for term in dict.fromkeys(terms):
+            quoted = f'"{term}"'
+            count = self._file.conn.execute(
+                "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
+                (f"{owner} AND {quoted}",),
+            ).fetchone()[0]
+            if 0 < count <= most:
+                distinctive.append(quoted)
+        return distinctive
 
     def list(self, user_id: str, *, include_superseded: bool = False) -> list[MemoryRecord]:
         sql = f"SELECT {_COLUMNS} FROM memories WHERE user_id = ?"
@@ -251,6 +299,7 @@ class EmbeddedMemoryStore(MemoryStore):
             )
             vectors = _UserVectors(
                 records=records,
+                rows_by_id={record.id: row for row, record in enumerate(records)},
                 matrix=matrix,
                 types=np.array([r.memory_type.value for r in records], dtype=np.str_),
                 conversations=np.array([r.conversation_id for r in records], dtype=object),
@@ -261,6 +310,11 @@ class EmbeddedMemoryStore(MemoryStore):
     def _forget_cache(self, user_ids: set[str]) -> None:
         for user_id in user_ids:
             self._cache.pop(user_id, None)
+
+
+def _owner_token(user_id: str) -> str:
+    """The user id as one text-index token (the lower-case hex of its UTF-8 bytes)."""
+    return user_id.encode().hex()
 
 
 def _record(row: sqlite3.Row) -> MemoryRecord:
