@@ -75,6 +75,9 @@ def _build_parser() -> argparse.ArgumentParser:
     history = commands.add_parser("history", help="print or delete a conversation's kept history")
     history.add_argument("--conversation", required=True, help="conversation id")
     history.add_argument(
+        "--user", help="act as this user: someone else's conversation is not found"
+    )
+    history.add_argument(
         "--json", action="store_true", help='print a JSON list of {"role", "content"}'
     )
     history.add_argument(
@@ -176,10 +179,10 @@ def _history(args: argparse.Namespace) -> int:
     settings = _load_settings()
     with TravelAgent.open(settings) as travel_agent:
         if args.delete:
-            travel_agent.delete_conversation(args.conversation)
+            travel_agent.delete_conversation(args.conversation, user_id=args.user)
             print(f"deleted conversation {args.conversation}", file=sys.stderr)
             return 0
-        messages = travel_agent.history(args.conversation)
+        messages = travel_agent.history(args.conversation, user_id=args.user)
         if args.json:
             print(json.dumps([message_to_json(m) for m in messages], ensure_ascii=False))
         else:

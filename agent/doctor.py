@@ -28,6 +28,7 @@ def run_checks(settings: Settings) -> list[Check]:
         ("data directory", _check_data_dir),
         ("model", _check_model),
         ("checkpointer", _check_checkpointer),
+        ("long-term memory", _check_long_term),
         ("token counter", _check_tokens),
     ]
     results = []
@@ -63,6 +64,17 @@ def _check_checkpointer(settings: Settings) -> str:
     with open_checkpointer(url, CheckpointerOptions.from_settings(settings)) as checkpointer:
         next(iter(checkpointer.list(None, limit=1)), None)
     return f"{mask_url(url)}: opened, schema set up, readable"
+
+
+def _check_long_term(settings: Settings) -> str:
+    if not settings.long_term_memory:
+        return "disabled (AGENT_LONG_TERM_MEMORY=false)"
+    from agent.factory import open_memory_service
+
+    with open_memory_service(settings, model=None) as service:
+        service.search("doctor", "reachability check")
+    store = mask_url(settings.resolved_memory_store_url)
+    return f"{store}: opened and searched with the {settings.embeddings} embeddings"
 
 
 def _check_tokens(settings: Settings) -> str:
