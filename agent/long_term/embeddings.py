@@ -21,9 +21,8 @@ import numpy as np
 import numpy.typing as npt
 from langchain_core.embeddings import Embeddings
 
-from agent.errors import ProviderUnavailableError
 from agent.long_term.profiles import OFFLINE_EMBEDDINGS
-from agent.models.factory import provider_credentials
+from agent.models.factory import provider_credentials, provider_errors
 
 _TOKENIZER = Path(__file__).parent / "data" / "minilm-tokenizer.json"
 _MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
@@ -97,14 +96,9 @@ def build_embeddings(spec: str, environ: Mapping[str, str] | None = None) -> Emb
     provider, name, extra = provider_credentials(spec, environ, setting="AGENT_EMBEDDINGS")
     from langchain.embeddings import init_embeddings
 
-    try:
-        return init_embeddings(name, provider=provider, **extra)
-    except ImportError as exc:
-        raise ProviderUnavailableError(
-            f"AGENT_EMBEDDINGS={spec} needs the LangChain integration for {provider!r}: {exc}"
-        ) from exc
-    except ValueError as exc:
-        raise ProviderUnavailableError(f"AGENT_EMBEDDINGS={spec}: {exc}") from exc
+    with provider_errors("AGENT_EMBEDDINGS", spec, provider):
+        embeddings: Embeddings = init_embeddings(name, provider=provider, **extra)
+    return embeddings
 
 
 def as_matrix(vectors: Sequence[Sequence[float]]) -> Matrix:

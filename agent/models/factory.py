@@ -9,7 +9,8 @@ the offline model: a demo that silently stops calling the real model is the wors
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -81,12 +82,19 @@ def build_chat_model(spec: str, environ: Mapping[str, str] | None = None) -> Bas
     provider, name, extra = provider_credentials(spec, environ)
     from langchain.chat_models import init_chat_model
 
-    try:
+    with provider_errors("AGENT_MODEL", spec, provider):
         chat_model: BaseChatModel = init_chat_model(name, model_provider=provider, **extra)
+    return chat_model
+
+
+@contextmanager
+def provider_errors(setting: str, spec: str, provider: str) -> Iterator[None]:
+    """Turn LangChain's errors for an unusable provider into one that names the setting."""
+    try:
+        yield
     except ImportError as exc:
         raise ProviderUnavailableError(
-            f"AGENT_MODEL={spec} needs the LangChain integration for {provider!r}: {exc}"
+            f"{setting}={spec} needs the LangChain integration for {provider!r}: {exc}"
         ) from exc
     except ValueError as exc:
-        raise ProviderUnavailableError(f"AGENT_MODEL={spec}: {exc}") from exc
-    return chat_model
+        raise ProviderUnavailableError(f"{setting}={spec}: {exc}") from exc

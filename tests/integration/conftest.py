@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.services.servers import mongo_standin, postgres_database, redis_stack
+from tests.services.servers import mongo_standin, postgres_database, redis_stack, stop_process
 
 REPO = Path(__file__).resolve().parents[2]
 LANGGRAPH = str(Path(sys.executable).with_name("langgraph"))
@@ -70,12 +70,7 @@ def langgraph_dev_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
             time.sleep(0.3)
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
 
 
 @pytest.fixture

@@ -95,15 +95,16 @@ def mongo_standin(dimensions: int = 384) -> Iterator[str]:
             raise ServiceError(f"the MongoDB stand-in did not start: see {log}")
         yield f"mongodb://127.0.0.1:{port}/travel_agent_test?directConnection=true"
     finally:
-        _stop(process)
+        stop_process(process)
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    """Terminate a server process, kill it if it lingers, and close its pipe."""
     if process.stdout is not None:
         process.stdout.close()
     process.terminate()
     try:
-        process.wait(timeout=15)
+        process.wait(timeout=20)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
@@ -239,7 +240,7 @@ def redis_stack(modules: bool = True) -> Iterator[str]:
         wait_for_port(port)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        _stop(process)
+        stop_process(process)
 
 
 def wait_for_port(port: int, timeout: float = 30) -> None:
