@@ -167,13 +167,12 @@ class _Turns:
 
 
 def _newly_superseded(records: Sequence[Any], known: set[str]) -> list[str]:
-    superseded_now = {r.superseded_by for r in records if not r.active}
+    """Memories known before the turn that a memory new in this turn superseded."""
     return [
         f"[{r.memory_type.value}] {r.content}"
         for r in records
-        if not r.active and r.id in known and r.superseded_by in superseded_now
-        and r.superseded_by not in known
-    ]  # fmt: skip
+        if r.id in known and r.superseded_by is not None and r.superseded_by not in known
+    ]
 
 
 def _first_available(text: str, pattern: str) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -30,7 +30,7 @@ from agent.context import Context, resolve_context
 from agent.errors import ConversationNotFoundError
 from agent.long_term import LongTermMemory
 from agent.long_term.retrieval import recall_query
-from agent.messages import message_text
+from agent.messages import latest_user_text, message_text
 from agent.prompts import SYSTEM_PROMPT, system_prompt_with_memories
 from agent.short_term.turns import plan_end_of_turn
 from agent.short_term.window import WindowPolicy, plan_trim
@@ -87,7 +87,7 @@ def build_graph(
         messages = state["messages"]
         if long_term is not None:
             conversation = resolve_context(runtime.context, get_config())
-            long_term.record(conversation, _latest_user_text(messages), _final_answer(messages))
+            long_term.record(conversation, latest_user_text(messages), _final_answer(messages))
         return {"messages": plan_end_of_turn(window, messages, keep_tool_messages)}
 
     builder = StateGraph(AgentState, context_schema=Context)
@@ -121,13 +121,6 @@ def build_model_request(
     memories = [(m["memory_type"], m["content"]) for m in recalled_memories]
     system = SystemMessage(system_prompt_with_memories(system_prompt, memories, stored_system))
     return [system, *(m for m in messages if not isinstance(m, SystemMessage))]
-
-
-def _latest_user_text(messages: Sequence[BaseMessage]) -> str:
-    for message in reversed(messages):
-        if isinstance(message, HumanMessage):
-            return message_text(message)
-    return ""
 
 
 def _final_answer(messages: Sequence[BaseMessage]) -> str:

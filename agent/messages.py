@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
@@ -26,6 +27,14 @@ def message_text(message: BaseMessage) -> str:
         elif isinstance(block, dict) and isinstance(block.get("text"), str):
             parts.append(block["text"])
     return "".join(parts)
+
+
+def latest_user_text(messages: Sequence[BaseMessage]) -> str:
+    """The text of the latest user message ("" when there is none)."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return message_text(message)
+    return ""
 
 
 def message_role(message: BaseMessage) -> str:

@@ -43,7 +43,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field, PrivateAttr
 
-from agent.messages import message_text
+from agent.messages import latest_user_text, message_text
 from agent.models.intents import match_tool_intent
 from agent.prompts import CONSOLIDATION_SYSTEM_PROMPT, EXTRACTION_SYSTEM_PROMPT
 
@@ -107,7 +107,7 @@ def respond(messages: Sequence[BaseMessage], tool_names: set[str]) -> AIMessage:
         reply = rule(messages, tool_names)
         if reply is not None:
             return reply
-    return AIMessage(content=f"[offline model, not an LLM] You said: {_last_user_text(messages)}")
+    return AIMessage(content=f"[offline model, not an LLM] You said: {latest_user_text(messages)}")
 
 
 def _extraction_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -> AIMessage | None:
@@ -123,7 +123,7 @@ def _tool_result_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -> 
 
 
 def _introduction_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -> AIMessage | None:
-    question = _last_user_text(messages)
+    question = latest_user_text(messages)
     match = _MY_NAME.search(question)
     if match is None or _ASKS_NAME.search(question):
         return None
@@ -131,14 +131,14 @@ def _introduction_rule(messages: Sequence[BaseMessage], tool_names: set[str]) ->
 
 
 def _name_question_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -> AIMessage | None:
-    if not _ASKS_NAME.search(_last_user_text(messages)):
+    if not _ASKS_NAME.search(latest_user_text(messages)):
         return None
     name = find_user_name(messages)
     return AIMessage(content=f"Your name is {name}." if name else "I do not know your name yet.")
 
 
 def _tool_call_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -> AIMessage | None:
-    intent = match_tool_intent(_last_user_text(messages), tool_names, _system_text(messages))
+    intent = match_tool_intent(latest_user_text(messages), tool_names, _system_text(messages))
     if intent is None:
         return None
     name, args = intent
@@ -147,7 +147,7 @@ def _tool_call_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -> AI
 
 
 def _preference_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -> AIMessage | None:
-    match = _PREFERENCE.search(_last_user_text(messages))
+    match = _PREFERENCE.search(latest_user_text(messages))
     if match is None:
         return None
     return AIMessage(content=f"Noted: you prefer {match.group(1).strip()}.")
@@ -159,7 +159,7 @@ def _consolidation_rule(messages: Sequence[BaseMessage], tool_names: set[str]) -
         for m in messages
     ):
         return None
-    return AIMessage(content=json.dumps(decide_consolidation(_last_user_text(messages))))
+    return AIMessage(content=json.dumps(decide_consolidation(latest_user_text(messages))))
 
 
 _RULES = (
@@ -189,7 +189,7 @@ def find_user_name(messages: Sequence[BaseMessage]) -> str | None:
 
 def extract_statements(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
     """Memories from what the user said in an extraction request."""
-    said = _user_said_section(_last_user_text(messages))
+    said = _user_said_section(latest_user_text(messages))
     memories: list[dict[str, str]] = []
     for match in _MY_NAME.finditer(said):
         memories.append({"content": f"User's name is {match.group(1)}", "memory_type": "SEMANTIC"})
@@ -282,13 +282,6 @@ def _summarise_tool_round(messages: Sequence[BaseMessage]) -> str:
             break
         results.append(message_text(message))
     return "Here is what I found:\n" + "\n".join(reversed(results))
-
-
-def _last_user_text(messages: Sequence[BaseMessage]) -> str:
-    for message in reversed(messages):
-        if isinstance(message, HumanMessage):
-            return message_text(message)
-    return ""
 
 
 def _system_text(messages: Sequence[BaseMessage]) -> str:

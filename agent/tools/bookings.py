@@ -100,7 +100,9 @@ class BookingStore:
             ).fetchone()
             if existing is not None:
                 return _booking(existing), False
-            left = request.capacity - self._peak_use(conn, request)
+            left = request.capacity - _peak_use(
+                conn, request.offer_id, request.start_date, request.end_date
+            )
             if left < request.quantity:
                 raise ToolInputError(
                     f"{request.offer_id} is sold out for those dates"
@@ -179,24 +181,25 @@ class BookingStore:
     def used(self, offer_id: str, start: date, end: date) -> int:
         """The most units of an offer booked on any day in ``[start, end)``."""
         with self._lock:
-            probe = BookingRequest("", "", "", offer_id, start, end, 1, 0, "", "", 0, "")
-            return self._peak_use(self._conn, probe)
+            return _peak_use(self._conn, offer_id, start, end)
 
-    def _peak_use(self, conn: sqlite3.Connection, request: BookingRequest) -> int:
-        rows = conn.execute(
-            "SELECT start_date, end_date, quantity FROM bookings "
-            "WHERE offer_id = ? AND status = 'confirmed' AND start_date < ? AND end_date > ?",
-            (request.offer_id, request.end_date.isoformat(), request.start_date.isoformat()),
-        ).fetchall()
-        peak = 0
-        day = request.start_date
-        while day < request.end_date:
-            text = day.isoformat()
-            peak = max(
-                peak, sum(r["quantity"] for r in rows if r["start_date"] <= text < r["end_date"])
-            )
-            day += timedelta(days=1)
-        return peak
+
+def _peak_use(conn: sqlite3.Connection, offer_id: str, start: date, end: date) -> int:
+    """The most units of an offer booked on any one day in ``[start, end)``."""
+    rows = conn.execute(
+        "SELECT start_date, end_date, quantity FROM bookings "
+        "WHERE offer_id = ? AND status = 'confirmed' AND start_date < ? AND end_date > ?",
+        (offer_id, end.isoformat(), start.isoformat()),
+    ).fetchall()
+    peak = 0
+    day = start
+    while day < end:
+        text = day.isoformat()
+        peak = max(
+            peak, sum(r["quantity"] for r in rows if r["start_date"] <= text < r["end_date"])
+        )
+        day += timedelta(days=1)
+    return peak
 
 
 def _booking(row: sqlite3.Row) -> Booking:
