@@ -52,40 +52,63 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def print_summary(results: dict[str, Any]) -> None:
-    if "token_growth" in results:
-        print("\nTokens sent over 30 turns (every token of every request)")
-        print(f"  {'policy':38} {'total':>8} {'share':>7} {'turn 30':>8}")
-        for name, data in results["token_growth"]["policies"].items():
-            print(f"  {name:38} {data['total']:>8} {data['share_of_unbounded']:>7.1%} "
-                  f"{data['per_turn'][-1]:>8}")  # fmt: skip
-    if "overhead" in results:
-        print("\nPer-turn time, zero-latency model (ms): bare agent vs full graph")
-        print(f"  {'backend':10} {'bare med':>9} {'full med':>9} {'full p95':>9} {'added':>7} "
-              f"{'extract':>8}")  # fmt: skip
-        for name, data in results["overhead"]["backends"].items():
-            print(f"  {name:10} {data['bare']['median_ms']:>9.2f} {data['full']['median_ms']:>9.2f}"
-                  f" {data['full']['p95_ms']:>9.2f} {data['added_median_ms']:>7.2f}"
-                  f" {data['extraction']['median_ms']:>8.2f}")  # fmt: skip
-    if "store_scale" in results:
-        print("\nLong-term store: import and search (query embedding included)")
-        for kind in ("embedded", "mongodb_standin"):
-            for size, data in results["store_scale"][kind].items():
-                rate = data["import_per_second"]
-                print(f"  {kind:16} {int(size):>7} memories: import {rate:>8.0f}/s,"
-                      f" search p50 {data['search']['median_ms']:.1f} ms,"
-                      f" p95 {data['search']['p95_ms']:.1f} ms")  # fmt: skip
-    if "retrieval" in results:
-        r = results["retrieval"]
-        print(f"\nRetrieval: {r['questions']} questions over {r['memories']} memories of "
-              f"{r['users']} users (k={r['k']}, threshold {r['threshold']})")  # fmt: skip
-        for mode, data in r["modes"].items():
-            print(f"  {mode:8} recall@5 {data['recall_at_5']:.2f}  MRR {data['mrr']:.3f}  "
-                  f"results/query {data['mean_results']:.1f}")  # fmt: skip
+    sections = {"token_growth": _print_tokens, "overhead": _print_overhead,
+                "store_scale": _print_store, "retrieval": _print_retrieval}  # fmt: skip
+    for name, printer in sections.items():
+        if name in results:
+            printer(results[name])
     print("\nTargets")
     for section in results.values():
         if isinstance(section, dict):
             for name, ok in section.get("targets", {}).items():
                 print(f"  [{'met' if ok else 'NOT MET'}] {name}")
+
+
+def _print_tokens(tokens: dict[str, Any]) -> None:
+    print("\nTokens sent over 30 turns (every token of every request)")
+    print(f"  {'policy':38} {'total':>8} {'share':>7} {'turn 30':>8}")
+    for name, data in tokens["policies"].items():
+        print(f"  {name:38} {data['total']:>8} {data['share_of_unbounded']:>7.1%} "
+              f"{data['per_turn'][-1]:>8}")  # fmt: skip
+
+
+def _print_overhead(overhead: dict[str, Any]) -> None:
+    print("\nPer-turn time, zero-latency model (ms): bare agent vs full graph")
+    print(f"  {'backend':10} {'bare med':>9} {'full med':>9} {'full p95':>9} {'added':>7} "
+          f"{'extract':>8}")  # fmt: skip
+    for name, data in overhead["backends"].items():
+        print(f"  {name:10} {data['bare']['median_ms']:>9.2f} {data['full']['median_ms']:>9.2f}"
+              f" {data['full']['p95_ms']:>9.2f} {data['added_median_ms']:>7.2f}"
+              f" {data['extraction']['median_ms']:>8.2f}")  # fmt: skip
+
+
+def _print_store(store: dict[str, Any]) -> None:
+    print("\nLong-term store: import and search (query embedding included)")
+    for kind in ("embedded", "mongodb_standin"):
+        for size, data in store[kind].items():
+            search = data["search"]
+            print(f"  {kind:16} {int(size):>7} memories: import "
+                  f"{data['import_per_second']:>8.0f}/s, search p50 "
+                  f"{search['median_ms']:.1f} ms, p95 {search['p95_ms']:.1f} ms")  # fmt: skip
+
+
+def _print_retrieval(r: dict[str, Any]) -> None:
+    print(f"\nRetrieval: {r['questions']} questions over {r['memories']} memories of "
+          f"{r['users']} users (k={r['k']}, threshold {r['threshold']})")  # fmt: skip
+    kinds = list(r["questions_by_kind"])
+    print(f"  {'retriever':34} {'recall@5':>8} {'MRR':>6}  " + "  ".join(kinds))
+    rows = [*r["modes"].items()] + [
+        (f"{mode}, follow-ups without context", data)
+        for mode, data in r["without_follow_up_context"].items()
+    ]
+    for name, data in rows:
+        by_kind = "  ".join(f"{data['recall_by_kind'][k]:>{len(k)}.2f}" for k in kinds)
+        print(f"  {name:34} {data['recall_at_5']:>8.2f} {data['mrr']:>6.3f}  {by_kind}")
+    lookups = r["lookups"]
+    print(f"  booking-reference lookups ({lookups['questions']} questions, one user with "
+          f"{lookups['memories']} references):")  # fmt: skip
+    for mode, data in lookups["modes"].items():
+        print(f"  {mode:34} {data['recall_at_5']:>8.2f} {data['mrr']:>6.3f}")
 
 
 if __name__ == "__main__":

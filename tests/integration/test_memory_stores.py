@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
+from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.context import Conversation
 from agent.errors import BackendUnavailableError
@@ -21,7 +22,7 @@ from agent.long_term.consolidation import Consolidator
 from agent.long_term.embeddings import OfflineMiniLMEmbeddings, embed_query, embed_texts
 from agent.long_term.extraction import Candidate
 from agent.long_term.records import MemoryRecord, MemoryType
-from agent.long_term.retrieval import Retriever
+from agent.long_term.retrieval import Retriever, RetrieverMode, recall_query
 from agent.long_term.stores import MemoryStore, open_memory_store
 from agent.models import OfflineChatModel
 
@@ -200,6 +201,28 @@ def test_consolidation_and_retrieval_behave_alike_on_every_store(
     hits = retriever.search("alice", "which car should I rent?")
     assert [h.record.content for h in hits] == ["User prefers SUVs"]
     assert retriever.search("bob", "which car should I rent?") == []
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "dense", "lexical"])
+def test_a_short_follow_up_is_searched_with_the_message_it_refers_to(
+    store: MemoryStore, embeddings: Embeddings, mode: RetrieverMode
+) -> None:
+    places = ("Hanoi", "Lima", "Porto", "Oslo", "Kyoto", "Seville", "Tallinn", "Havana")
+    cars = ("compact", "sports", "family", "luxury")
+    store.add(records(embeddings, "alice", *(
+        (f"User rented a {cars[n % len(cars)]} car in {place}", EPISODIC, None)
+        for n, place in enumerate(places)
+    )))  # fmt: skip
+    conversation = [
+        HumanMessage("How was my trip to Tallinn again?"),
+        AIMessage("You enjoyed it."),
+        HumanMessage("Which car did I drive there?"),
+    ]
+    query, context = recall_query(conversation)
+    assert (query, context) == ("Which car did I drive there?", "How was my trip to Tallinn again?")
+    retriever = Retriever(store, embeddings, k=1, threshold=0.1, mode=mode)
+    [hit] = retriever.search("alice", query, context=context)
+    assert hit.record.content == "User rented a family car in Tallinn"
 
 
 def test_an_unreachable_mongodb_is_an_error_naming_the_url(embeddings: Embeddings) -> None:
