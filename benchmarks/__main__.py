@@ -80,6 +80,10 @@ def _print_overhead(overhead: dict[str, Any]) -> None:
         print(f"  {name:10} {data['bare']['median_ms']:>9.2f} {data['full']['median_ms']:>9.2f}"
               f" {data['full']['p95_ms']:>9.2f} {data['added_median_ms']:>7.2f}"
               f" {data['extraction']['median_ms']:>8.2f}")  # fmt: skip
+        if "full_short_follow_ups" in data:
+            short, added = data["full_short_follow_ups"], data["added_median_ms_short_follow_ups"]
+            print(f"  {'  short':10} {'':>9} {short['median_ms']:>9.2f}"
+                  f" {short['p95_ms']:>9.2f} {added:>7.2f}")  # fmt: skip
 
 
 def _print_store(store: dict[str, Any]) -> None:
@@ -90,25 +94,25 @@ def _print_store(store: dict[str, Any]) -> None:
             print(f"  {kind:16} {int(size):>7} memories: import "
                   f"{data['import_per_second']:>8.0f}/s, search p50 "
                   f"{search['median_ms']:.1f} ms, p95 {search['p95_ms']:.1f} ms")  # fmt: skip
+            if "search_dense_only" in data:
+                print(f"  {'':16} {'':>7}           dense only: search p50 "
+                      f"{data['search_dense_only']['median_ms']:.1f} ms")  # fmt: skip
 
 
 def _print_retrieval(r: dict[str, Any]) -> None:
     print(f"\nRetrieval: {r['questions']} questions over {r['memories']} memories of "
           f"{r['users']} users (k={r['k']}, threshold {r['threshold']})")  # fmt: skip
     kinds = list(r["questions_by_kind"])
-    print(f"  {'retriever':34} {'recall@5':>8} {'MRR':>6}  " + "  ".join(kinds))
-    rows = [*r["modes"].items()] + [
-        (f"{mode}, follow-ups without context", data)
-        for mode, data in r["without_follow_up_context"].items()
-    ]
+    print(f"  {'retriever':46} {'recall@5':>8} {'MRR':>6}  " + "  ".join(kinds))
+    rows = [*r["modes"].items(), *r["variants"].items()]
     for name, data in rows:
         by_kind = "  ".join(f"{data['recall_by_kind'][k]:>{len(k)}.2f}" for k in kinds)
-        print(f"  {name:34} {data['recall_at_5']:>8.2f} {data['mrr']:>6.3f}  {by_kind}")
+        print(f"  {name:46} {data['recall_at_5']:>8.2f} {data['mrr']:>6.3f}  {by_kind}")
     lookups = r["lookups"]
     print(f"  booking-reference lookups ({lookups['questions']} questions, one user with "
           f"{lookups['memories']} references):")  # fmt: skip
     for mode, data in lookups["modes"].items():
-        print(f"  {mode:34} {data['recall_at_5']:>8.2f} {data['mrr']:>6.3f}")
+        print(f"  {mode:46} {data['recall_at_5']:>8.2f} {data['mrr']:>6.3f}")
 
 
 if __name__ == "__main__":

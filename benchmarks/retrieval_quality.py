@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from agent.long_term.embeddings import OfflineMiniLMEmbeddings
 from agent.long_term.memory import MemoryService
 from agent.long_term.profiles import embedder_profile
+from agent.long_term.records import MemoryRecord, ScoredMemory
 from agent.long_term.retrieval import Retriever, RetrieverMode, recall_query
 from agent.long_term.stores.embedded import EmbeddedMemoryStore
 from benchmarks.common import progress
@@ -46,8 +47,8 @@ def evaluate(
     follow_up_context: bool = True,
 ) -> dict[str, Any]:
     """Recall@5 and MRR, overall and by kind of question. Each question goes through
-    :func:`recall_query` as the graph sends it, so a follow-up carries its previous message
-    (``follow_up_context=False`` measures what that is worth)."""
+    :func:`recall_query` after the user's previous message, as the graph sends it, so a short
+    question carries that message as context (``follow_up_context=False``: it never does)."""
     reciprocal, returned = 0.0, 0
     hits: dict[str, list[int]] = {}
     for question in questions:
@@ -72,6 +73,44 @@ def evaluate(
     }
 
 
+class ReciprocalRankRetriever(Retriever):
+    """The textbook alternative to our fusion, for comparison only: each memory scores
+    1/(60 + rank) in each ranking it appears in; the same threshold decides who is eligible."""
+
+    def _rank(
+        self,
+        records: dict[str, MemoryRecord],
+        similarity: dict[str, float],
+        lexical: Sequence[tuple[MemoryRecord, float]],
+        k: int,
+    ) -> list[ScoredMemory]:
+        eligible = super()._rank(records, similarity, lexical, len(records))
+        by_cosine = sorted(similarity, key=lambda i: similarity[i], reverse=True)
+        ranks = [{memory_id: n for n, memory_id in enumerate(by_cosine)},
+                 {record.id: n for n, (record, _) in enumerate(lexical)}]  # fmt: skip
+        score = {hit.record.id: sum(1 / (60 + r[hit.record.id]) for r in ranks
+                                    if hit.record.id in r) for hit in eligible}  # fmt: skip
+        eligible.sort(key=lambda hit: score[hit.record.id], reverse=True)
+        return eligible[:k]
+
+
+class JoinedTextRetriever(Retriever):
+    """For comparison only: a short message is searched only as one text with the message
+    before it, the reading that suits follow-ups and blurs short questions of their own."""
+
+    def search(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        k: int | None = None,
+        conversation_id: str | None = None,
+        context: str = "",
+    ) -> list[ScoredMemory]:
+        joined = f"{context}\n{query}" if context.strip() else query
+        return super().search(user_id, joined, k=k, conversation_id=conversation_id)
+
+
 class LoadedSet:
     """One retrieval set imported into a temporary embedded store, ready to be searched."""
 
@@ -90,12 +129,21 @@ class LoadedSet:
         self.store.close()
         self._folder.cleanup()
 
-    def measure(self, mode: RetrieverMode, threshold: float, **options: Any) -> dict[str, Any]:
-        retriever = Retriever(self.store, self.embeddings, k=K, threshold=threshold, mode=mode)
+    def measure(
+        self,
+        mode: RetrieverMode,
+        threshold: float,
+        *,
+        retriever_class: type[Retriever] = Retriever,
+        lexical_weight: float = 0.1,
+        **options: Any,
+    ) -> dict[str, Any]:
+        retriever = retriever_class(self.store, self.embeddings, k=K, threshold=threshold,
+                                    mode=mode, lexical_weight=lexical_weight)  # fmt: skip
         return evaluate(retriever, self.questions, self.keys, **options)
 
     def each_mode(self, threshold: float) -> dict[str, Any]:
-        results = {}
+        results: dict[str, Any] = {}
         for mode in MODES:
             progress(f"retrieval ({self.label}): {mode}")
             results[mode] = self.measure(mode, threshold)
@@ -107,10 +155,18 @@ def run() -> dict[str, Any]:
     memories, questions = build()
     with LoadedSet(memories, questions, "main set") as main:
         modes = main.each_mode(threshold)
-        progress("retrieval (main set): without follow-up context")
-        without_context = {
-            mode: main.measure(mode, threshold, follow_up_context=False) for mode in MODES[:2]
-        }
+        progress("retrieval (main set): variants")
+        variants = {
+            **{f"{mode}, short messages without context": main.measure(
+                mode, threshold, follow_up_context=False) for mode in MODES[:2]},
+            **{f"{mode}, short messages joined to context only": main.measure(
+                mode, threshold, retriever_class=JoinedTextRetriever) for mode in MODES[:2]},
+            **{f"hybrid, lexical weight {w}": main.measure("hybrid", threshold, lexical_weight=w)
+               for w in (0.05, 0.2, 0.4)},
+            "hybrid, reciprocal-rank fusion (k=60)": main.measure(
+                "hybrid", threshold, retriever_class=ReciprocalRankRetriever
+            ),
+        }  # fmt: skip
         sweep = {}
         for value in THRESHOLDS:
             progress(f"retrieval (main set): threshold {value}")
@@ -127,7 +183,7 @@ def run() -> dict[str, Any]:
         "k": K,
         "threshold": threshold,
         "modes": modes,
-        "without_follow_up_context": without_context,
+        "variants": variants,
         "threshold_sweep": sweep,
         "lookups": {
             "memories": len(lookup_memories),

@@ -29,6 +29,7 @@ QUESTIONS_PER_USER = 12
 # Short follow-ups ("Which car did I drive there?") name their subject only in the message
 # before them, as in any conversation; the retriever gets that message as context.
 FOLLOW_UPS_PER_USER = 3
+OPENING_MESSAGE = "Hi! I have a few questions about my travel plans."
 FIRST_NAMES = ("Priya", "Mateo", "Aiko", "Lena", "Omar", "Chloe", "Tomasz", "Ingrid", "Kwame",
                "Sofia")  # fmt: skip
 CITIES = (("Lisbon", "LIS"), ("Berlin", "BER"), ("Toronto", "YYZ"), ("Madrid", "MAD"),
@@ -103,7 +104,8 @@ class Question:
     text: str
     needs: str  # the key of the memory that answers it
     kind: str  # "paraphrase", "shared-word" or "follow-up"
-    previous: str = ""  # the user's message before it, for a follow-up
+    previous: str = ""  # the user's message before it: what a follow-up refers to, or else
+    # the question asked before, which a short standalone question must not be confused by
 
     @property
     def shares_words(self) -> bool:
@@ -127,13 +129,16 @@ def build() -> tuple[list[Memory], list[Question]]:
         for key, fact in facts.items():
             memories.append(Memory(user, key, fact.content, fact.memory_type))
         answerable = sorted(key for key, fact in facts.items() if fact.question)
+        previous = OPENING_MESSAGE  # the standalone questions are asked one after another
         for key in rng.sample(answerable, QUESTIONS_PER_USER):
             text = facts[key].question or ""
             if rng.random() < CHATTY_SHARE:
                 text = f"{rng.choice(OPENERS)} {text[0].lower()}{text[1:]} {rng.choice(CLOSERS)}"
                 text = text.strip()
             shares = bool(set(words(text)) & set(words(facts[key].content)))
-            questions.append(Question(user, text, key, "shared-word" if shares else "paraphrase"))
+            kind = "shared-word" if shares else "paraphrase"
+            questions.append(Question(user, text, key, kind, previous))
+            previous = text
         for key in rng.sample(sorted(follow_ups), FOLLOW_UPS_PER_USER):
             previous, text = follow_ups[key]
             questions.append(Question(user, text, key, "follow-up", previous))
@@ -201,10 +206,10 @@ def _user_facts(
         )  # fmt: skip
         follow_ups[f"reference:{place}"] = (f"When am I going to {place}?", "And the booking code?")
     for airline, programme in rng.sample(PROGRAMS, 2):
-        number = f"{rng.randint(100, 999)}{rng.randint(100000, 999999)}"
+        member = f"{rng.randint(100, 999)}{rng.randint(100000, 999999)}"
         facts[f"loyalty:{programme}"] = _Fact(
-            f"User's {airline} {programme} membership number is {number}", "SEMANTIC",
-            rng.choice((f"Whose account is {number}?",
+            f"User's {airline} {programme} membership number is {member}", "SEMANTIC",
+            rng.choice((f"Whose account is {member}?",
                         f"Which number do I give to collect points when flying {airline}?")),
         )  # fmt: skip
         follow_ups[f"loyalty:{programme}"] = (

@@ -123,6 +123,11 @@ def embed_texts(embeddings: Embeddings, texts: Sequence[str]) -> Matrix:
 
 def embed_query(embeddings: Embeddings, text: str) -> Matrix:
     """Embed one query as a unit-length row."""
+    return cast(Matrix, embed_queries(embeddings, [text])[0])
+
+
+def embed_queries(embeddings: Embeddings, texts: Sequence[str]) -> Matrix:
+    """Embed queries as unit-length rows (the offline embedder takes them in one batch)."""
     if isinstance(embeddings, OfflineMiniLMEmbeddings):
-        return cast(Matrix, embeddings.encode([text])[0])
-    return cast(Matrix, as_matrix([embeddings.embed_query(text)])[0])
+        return embeddings.encode(texts)
+    return as_matrix([embeddings.embed_query(text) for text in texts])

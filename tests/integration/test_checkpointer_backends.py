@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import redis
+from langgraph.checkpoint.memory import InMemorySaver
 
 from agent.app import TravelAgent
 from agent.errors import BackendUnavailableError
@@ -86,10 +87,9 @@ def stored(url: str, thread_id: str, agent: TravelAgent) -> int:
         client = redis.Redis.from_url(url)
         return sum(1 for _ in client.scan_iter(match=f"*:{thread_id}:__empty__*"))
     saver = agent.checkpointer
-    return len(saver.storage.get(thread_id, {})) + sum(  # type: ignore[attr-defined]
-        1
-        for key in saver.writes
-        if key[0] == thread_id  # type: ignore[attr-defined]
+    assert isinstance(saver, InMemorySaver)
+    return len(saver.storage.get(thread_id, {})) + sum(
+        1 for key in saver.writes if key[0] == thread_id
     )
 
 

@@ -35,7 +35,7 @@ def alice_thread(server: tuple[str, Path]) -> str:
     return thread_id
 
 
-ENDPOINTS = [
+ENDPOINTS: list[tuple[str, str, dict[str, Any] | None]] = [
     ("GET", "/threads/{t}", None),
     ("PATCH", "/threads/{t}", {"metadata": {"owner": "bob"}}),
     ("GET", "/threads/{t}/state", None),

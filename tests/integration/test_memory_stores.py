@@ -225,6 +225,24 @@ def test_a_short_follow_up_is_searched_with_the_message_it_refers_to(
     assert hit.record.content == "User rented a family car in Tallinn"
 
 
+@pytest.mark.parametrize("mode", ["hybrid", "dense"])
+def test_a_short_question_of_its_own_is_not_swayed_by_the_message_before_it(
+    store: MemoryStore, embeddings: Embeddings, mode: RetrieverMode
+) -> None:
+    store.add(records(embeddings, "alice",
+                      ("User's name is Priya", SEMANTIC, None),
+                      ("User prefers economy cars", EPISODIC, None),
+                      ("User rented an economy car in Berlin", EPISODIC, None)))  # fmt: skip
+    query, context = recall_query(
+        [HumanMessage("Rent CR-BER-economy-2 from 2026-12-30 to 2027-01-02."),
+         AIMessage("Booked."), HumanMessage("What is my name?")]
+    )  # fmt: skip
+    assert context  # short enough to be a follow-up, so both readings are searched
+    retriever = Retriever(store, embeddings, k=3, threshold=0.1, mode=mode)
+    hits = retriever.search("alice", query, context=context)
+    assert hits[0].record.content == "User's name is Priya"
+
+
 def test_an_unreachable_mongodb_is_an_error_naming_the_url(embeddings: Embeddings) -> None:
     url = (
         f"mongodb://agent:secret@127.0.0.1:1/db-{uuid.uuid4().hex[:6]}?serverSelectionTimeoutMS=500"

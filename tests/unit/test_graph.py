@@ -139,10 +139,10 @@ def test_the_raw_graph_refuses_a_bad_context_before_storing(make_agent: AgentFac
     agent = make_agent()
     config = {"configurable": {"thread_id": "t-1"}}
     with pytest.raises(InvalidContextError, match="conversation_id"):
-        agent.graph.invoke(
+        agent.graph.invoke(  # type: ignore[call-overload]  # a dict, as a careless caller sends
             {"messages": [HumanMessage("hi")]},
             config,
-            context={"user_id": "u", "conversation_id": "no spaces allowed"},  # type: ignore[arg-type]
+            context={"user_id": "u", "conversation_id": "no spaces allowed"},
         )
     assert offline(agent).requests == []
     assert stored_checkpoints(agent) == 0
@@ -151,7 +151,7 @@ def test_the_raw_graph_refuses_a_bad_context_before_storing(make_agent: AgentFac
 def test_the_raw_graph_without_a_thread_calls_no_model(make_agent: AgentFactory) -> None:
     agent = make_agent()
     with pytest.raises(ValueError, match="thread_id"):
-        agent.graph.invoke({"messages": [HumanMessage("hi")]}, context={"user_id": "u"})  # type: ignore[arg-type]
+        agent.graph.invoke({"messages": [HumanMessage("hi")]}, context={"user_id": "u"})  # type: ignore[call-overload]
     assert offline(agent).requests == []
     assert stored_checkpoints(agent) == 0
 

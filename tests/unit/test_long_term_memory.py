@@ -149,10 +149,12 @@ def test_a_malformed_extraction_never_fails_the_turn(make_agent: AgentFactory) -
             return result
 
     agent = make_agent(long_term_memory=True, extraction="inline", model="offline")
-    agent.memory.extractor._model = BrokenExtractor()  # the extraction call only
+    memory = agent.memory
+    assert memory is not None and memory.extractor is not None
+    memory.extractor._model = BrokenExtractor()  # the extraction call only
     reply = agent.send("My name is Priya", user_id="priya", conversation_id="a")
     assert reply.text == "Nice to meet you, Priya."
-    assert agent.memory.list_memories("priya") == []
+    assert memory.list_memories("priya") == []
 
 
 def test_background_extraction_does_not_delay_the_reply_and_finishes(
@@ -167,15 +169,17 @@ def test_background_extraction_does_not_delay_the_reply_and_finishes(
             return super()._generate(messages, *args, **kwargs)
 
     agent = make_agent(long_term_memory=True, extraction="background")
-    agent.memory.extractor._model = SlowExtractor()
+    memory = agent.memory
+    assert memory is not None and memory.extractor is not None
+    memory.extractor._model = SlowExtractor()
     started = time.perf_counter()
     reply = agent.send("My name is Priya", user_id="priya", conversation_id="a")
     assert reply.text == "Nice to meet you, Priya."
     assert time.perf_counter() - started < 5
-    assert agent.memory.stats.turns_recorded == 0  # still extracting
+    assert memory.stats.turns_recorded == 0  # still extracting
     release.set()
-    assert agent.memory.flush(timeout=10)
-    assert [m.content for m in agent.memory.list_memories("priya")] == ["User's name is Priya"]
+    assert memory.flush(timeout=10)
+    assert [m.content for m in memory.list_memories("priya")] == ["User's name is Priya"]
 
 
 def test_racing_extractions_for_one_user_insert_one_memory(make_agent: AgentFactory) -> None:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool
 
 from agent.models import OfflineChatModel
 from agent.prompts import EXTRACTION_SYSTEM_PROMPT, EXTRACTION_USER_TEMPLATE
 
 
-def ask(*messages: object) -> str:
+def ask(*messages: BaseMessage) -> str:
     reply = OfflineChatModel().invoke(list(messages))
     assert isinstance(reply.content, str)
     return reply.content

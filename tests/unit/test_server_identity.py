@@ -14,6 +14,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from langgraph_sdk import Auth
+from pydantic import SecretStr
 
 from agent.server.identity import identity_from_headers, run_input_problem
 from agent.settings import Settings
@@ -47,7 +48,7 @@ def test_dev_mode_takes_the_user_from_the_header() -> None:
 
 
 def test_jwt_mode_verifies_a_shared_secret_and_reads_the_configured_claim() -> None:
-    settings = Settings(auth="jwt", jwt_secret=SECRET, jwt_user_claim="uid")
+    settings = Settings(auth="jwt", jwt_secret=SecretStr(SECRET), jwt_user_claim="uid")
     assert identity_from_headers(bearer(token({"uid": "alice", "sub": "x"})), settings) == "alice"
     assert "missing bearer" in rejected({}, settings)
     assert "invalid token" in rejected(
@@ -59,7 +60,9 @@ def test_jwt_mode_verifies_a_shared_secret_and_reads_the_configured_claim() -> N
 
 
 def test_jwt_audience_and_issuer_are_enforced_when_set() -> None:
-    settings = Settings(auth="jwt", jwt_secret=SECRET, jwt_audience="travel", jwt_issuer="idp")
+    settings = Settings(
+        auth="jwt", jwt_secret=SecretStr(SECRET), jwt_audience="travel", jwt_issuer="idp"
+    )
     good = token({"sub": "alice", "aud": "travel", "iss": "idp"})
     assert identity_from_headers(bearer(good), settings) == "alice"
     rejected(bearer(token({"sub": "alice", "aud": "other", "iss": "idp"})), settings)

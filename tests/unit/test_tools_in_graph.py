@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import BaseModel
 
 from agent.context import Conversation
 from agent.graph import build_graph
@@ -18,7 +19,9 @@ from tests.unit.scripted import ScriptedChatModel
 
 def test_no_tool_lets_the_model_choose_the_user(tools: list[BaseTool]) -> None:
     for each in tools:
-        schema = each.tool_call_schema.model_json_schema()
+        arguments = each.tool_call_schema
+        assert isinstance(arguments, type) and issubclass(arguments, BaseModel), each.name
+        schema = arguments.model_json_schema()
         assert not {"user_id", "runtime", "user"} & set(schema.get("properties", {})), each.name
 
 
@@ -39,7 +42,7 @@ def test_a_bad_tool_call_comes_back_to_the_model_which_corrects_itself(
     )
     who = Conversation("alice", "c-1")
     result = graph.invoke(
-        {"messages": [("user", "hotel in Berlin please")]}, who.config(), context=who.context()
+        {"messages": [HumanMessage("hotel in Berlin please")]}, who.config(), context=who.context()
     )
     error = model.requests[1][-1]
     assert isinstance(error, ToolMessage) and error.status == "error"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import threading
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 
@@ -183,7 +184,8 @@ def test_the_same_idempotency_key_books_once(desk: TravelDesk) -> None:
 
 def test_a_retried_request_in_the_same_conversation_books_once(desk: TravelDesk) -> None:
     hotel = first_available(desk.search_hotels("Rome", days_ahead(3), days_ahead(5), None), "HT")
-    kwargs = {"hotel_id": hotel, "check_in": days_ahead(3), "check_out": days_ahead(5)}
+    kwargs: dict[str, Any] = {"hotel_id": hotel, "check_in": days_ahead(3),
+                              "check_out": days_ahead(5)}  # fmt: skip
     assert desk.book_hotel(ALICE, **kwargs).startswith("Booked")
     assert desk.book_hotel(ALICE, **kwargs).startswith("Already booked")
     assert desk.list_my_bookings("alice").count("BK-") == 1

@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from agent.short_term import TokenBudget
 from agent.short_term.tokens import (
@@ -31,7 +31,7 @@ def test_the_pasted_trace_is_about_ninety_tokens() -> None:
 
 def test_a_pasted_trace_pushes_out_the_oldest_turn_but_never_the_system_prompt() -> None:
     budget = TokenBudget(140)
-    kept = [SystemMessage("Be terse.")]
+    kept: list[BaseMessage] = [SystemMessage("Be terse.")]
     for n in (1, 2, 3):
         kept = budget.select([*kept, HumanMessage(f"short question {n}")])
         kept = budget.select([*kept, AIMessage(f"short answer {n}")])
@@ -48,7 +48,7 @@ def test_a_pasted_trace_pushes_out_the_oldest_turn_but_never_the_system_prompt()
 
 
 def test_a_tight_budget_drops_whole_turns_and_never_leads_with_an_answer() -> None:
-    history = [SystemMessage("Be terse.")]
+    history: list[BaseMessage] = [SystemMessage("Be terse.")]
     for n in range(1, 6):
         history += [HumanMessage(f"question {n}"), AIMessage(f"answer {n} " * 5)]
     kept = TokenBudget(45).select(history)
