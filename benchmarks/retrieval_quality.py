@@ -99,16 +99,10 @@ class JoinedTextRetriever(Retriever):
     before it, the reading that suits follow-ups and blurs short questions of their own."""
 
     def search(
-        self,
-        user_id: str,
-        query: str,
-        *,
-        k: int | None = None,
-        conversation_id: str | None = None,
-        context: str = "",
+        self, user_id: str, query: str, *, context: str = "", **options: Any
     ) -> list[ScoredMemory]:
         joined = f"{context}\n{query}" if context.strip() else query
-        return super().search(user_id, joined, k=k, conversation_id=conversation_id)
+        return super().search(user_id, joined, **options)
 
 
 class LoadedSet:
