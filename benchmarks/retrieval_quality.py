@@ -44,16 +44,16 @@ def evaluate(
     questions: Sequence[Question],
     keys: dict[str, str],
     *,
-    follow_up_context: bool = True,
+    with_previous_message: bool = True,
 ) -> dict[str, Any]:
     """Recall@5 and MRR, overall and by kind of question. Each question goes through
     :func:`recall_query` after the user's previous message, as the graph sends it, so a short
-    question carries that message as context (``follow_up_context=False``: it never does)."""
+    question carries that message as context (``with_previous_message=False``: it never does)."""
     reciprocal, returned = 0.0, 0
     hits: dict[str, list[int]] = {}
     for question in questions:
         messages: list[BaseMessage] = [HumanMessage(question.text)]
-        if question.previous and follow_up_context:
+        if question.previous and with_previous_message:
             messages = [HumanMessage(question.previous), AIMessage("Noted."), *messages]
         query, context = recall_query(messages)
         results = retriever.search(question.user_id, query, k=K, context=context)
@@ -64,7 +64,7 @@ def evaluate(
         if question.needs in found:
             tally[0] += 1
             reciprocal += 1 / (found.index(question.needs) + 1)
-    total = sum(found for found, _ in hits.values())
+    total = sum(tally[0] for tally in hits.values())
     return {
         "recall_at_5": round(total / len(questions), 3),
         "mrr": round(reciprocal / len(questions), 3),
@@ -152,7 +152,7 @@ def run() -> dict[str, Any]:
         progress("retrieval (main set): variants")
         variants = {
             **{f"{mode}, short messages without context": main.measure(
-                mode, threshold, follow_up_context=False) for mode in MODES[:2]},
+                mode, threshold, with_previous_message=False) for mode in MODES[:2]},
             **{f"{mode}, short messages joined to context only": main.measure(
                 mode, threshold, retriever_class=JoinedTextRetriever) for mode in MODES[:2]},
             **{f"hybrid, lexical weight {w}": main.measure("hybrid", threshold, lexical_weight=w)

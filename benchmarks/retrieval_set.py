@@ -107,10 +107,6 @@ class Question:
     previous: str = ""  # the user's message before it: what a follow-up refers to, or else
     # the question asked before, which a short standalone question must not be confused by
 
-    @property
-    def shares_words(self) -> bool:
-        return self.kind == "shared-word"
-
 
 @dataclass(frozen=True)
 class _Fact:

@@ -71,39 +71,35 @@ class Retriever:
             return [ScoredMemory(record, float("nan"), score) for record, score in hits]
         vectors = embed_queries(self.embeddings, texts)
         pool = max(self.pool, 4 * k)
-        found = [
-            hit
+        searches = [
+            self.store.vector_search(user_id, vector, pool, conversation_id=conversation_id)
             for vector in vectors
-            for hit in self.store.vector_search(
-                user_id, vector, pool, conversation_id=conversation_id
-            )
         ]
         lexical = []
         if self.mode == "hybrid":
             lexical = self.store.lexical_search(
                 user_id, texts[-1], pool, conversation_id=conversation_id
             )
-        records = {record.id: record for record, _ in (*found, *lexical)}
-        similarity = self._best_similarity(user_id, vectors, found, list(records))
+        records = {record.id: record for hits in (*searches, lexical) for record, _ in hits}
+        similarity = self._best_similarity(user_id, vectors, searches, list(records))
         return self._rank(records, similarity, lexical, k)
 
     def _best_similarity(
         self,
         user_id: str,
         vectors: Matrix,
-        found: Sequence[tuple[MemoryRecord, float]],
+        searches: Sequence[Sequence[tuple[MemoryRecord, float]]],
         ids: Sequence[str],
     ) -> dict[str, float]:
-        """Each memory's highest cosine to any of the query vectors."""
-        if len(vectors) == 1:  # the common case: the vector search already scored them
-            similarity = {record.id: score for record, score in found}
-            missing = [i for i in ids if i not in similarity]
-            if missing:
-                similarity.update(self.store.similarities(user_id, missing, vectors[0]))
-            return similarity
+        """Each memory's highest cosine to any of the query vectors. A vector's own search
+        already scored its hits; only the other candidates are asked of the store."""
         best: dict[str, float] = {}
-        for vector in vectors:
-            for memory_id, score in self.store.similarities(user_id, ids, vector).items():
+        for vector, hits in zip(vectors, searches, strict=True):
+            scores = {record.id: score for record, score in hits}
+            missing = [i for i in ids if i not in scores]
+            if missing:
+                scores.update(self.store.similarities(user_id, missing, vector))
+            for memory_id, score in scores.items():
                 best[memory_id] = max(score, best.get(memory_id, -1.0))
         return best
 
