@@ -26,6 +26,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
 from agent.errors import BackendUnavailableError, ConfigurationError, MissingExtraError
+from agent.persistence.sqlite_files import LOCK_TIMEOUT_SECONDS, enable_wal
 from agent.settings import Settings, mask_url
 
 Backend = Literal["memory", "sqlite", "postgres", "redis"]
@@ -140,8 +141,8 @@ async def open_async_checkpointer(
         import aiosqlite
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-        _prepare_sqlite_dir(parsed)
-        async with aiosqlite.connect(str(parsed.sqlite_path)) as conn:
+        _prepare_sqlite_file(parsed)
+        async with aiosqlite.connect(str(parsed.sqlite_path), timeout=LOCK_TIMEOUT_SECONDS) as conn:
             async_sqlite_saver = AsyncSqliteSaver(conn)
             await async_sqlite_saver.setup()
             yield async_sqlite_saver
@@ -154,24 +155,38 @@ async def open_async_checkpointer(
 
 
 # -- SQLite ------------------------------------------------------------------------------------
-def _prepare_sqlite_dir(parsed: CheckpointerURL) -> None:
+def _prepare_sqlite_file(parsed: CheckpointerURL) -> None:
+    """Create the folder and put the file in WAL mode before the saver's own setup runs.
+
+    The savers' setup switches to WAL too, but fails outright when another process is doing
+    the same to a fresh file; :func:`enable_wal` waits that out. WAL mode is stored in the
+    file, so the savers' switch is then a no-op.
+    """
     try:
         parsed.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BackendUnavailableError(
             f"cannot create the folder of {parsed.url}: {exc.strerror}"
         ) from exc
+    try:
+        conn = sqlite3.connect(str(parsed.sqlite_path), timeout=LOCK_TIMEOUT_SECONDS)
+        try:
+            enable_wal(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise BackendUnavailableError(f"cannot open {parsed.url}: {exc}") from exc
 
 
 def _connect_sqlite(parsed: CheckpointerURL) -> sqlite3.Connection:
-    _prepare_sqlite_dir(parsed)
+    _prepare_sqlite_file(parsed)
     try:
         # SqliteSaver serialises access with its own lock, so sharing across threads is safe.
-        conn = sqlite3.connect(str(parsed.sqlite_path), check_same_thread=False, timeout=30)
-        conn.execute("PRAGMA busy_timeout = 30000")
+        return sqlite3.connect(
+            str(parsed.sqlite_path), check_same_thread=False, timeout=LOCK_TIMEOUT_SECONDS
+        )
     except sqlite3.Error as exc:
         raise BackendUnavailableError(f"cannot open {parsed.url}: {exc}") from exc
-    return conn
 
 
 # -- PostgreSQL ----------------------------------------------------------------------------------

@@ -4,17 +4,39 @@ Each file carries its schema version in ``PRAGMA user_version``; :func:`migrate`
 missing numbered migrations in one transaction, so ``setup`` is idempotent and an upgraded
 package upgrades old files. ``BEGIN IMMEDIATE`` takes the write lock up front, which
 serialises writers across threads and processes.
+
+Switching a new file to WAL needs an exclusive lock, and SQLite answers "database is locked"
+at once instead of calling the busy handler when two processes race to do it (waiting could
+deadlock them). :func:`enable_wal` retries that until the timeout, so two processes opening
+the same fresh file both succeed.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 from agent.errors import BackendUnavailableError
+
+LOCK_TIMEOUT_SECONDS = 30
+_WAL_RETRY_SECONDS = 0.02
+
+
+def enable_wal(conn: sqlite3.Connection, timeout: float = LOCK_TIMEOUT_SECONDS) -> None:
+    """Put the file in WAL mode, waiting out other processes doing the same."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(_WAL_RETRY_SECONDS)
 
 
 class SqliteFile:
@@ -25,10 +47,13 @@ class SqliteFile:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(
-                str(path), check_same_thread=False, isolation_level=None, timeout=30
+                str(path),
+                check_same_thread=False,
+                isolation_level=None,
+                timeout=LOCK_TIMEOUT_SECONDS,
             )
             self.conn.row_factory = sqlite3.Row
-            self.conn.execute("PRAGMA journal_mode=WAL")
+            enable_wal(self.conn)
         except (OSError, sqlite3.Error) as exc:
             raise BackendUnavailableError(f"cannot open the {what} file {path}: {exc}") from exc
         self.lock = threading.RLock()
