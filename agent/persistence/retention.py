@@ -25,6 +25,7 @@ from langgraph.checkpoint.base import id as checkpoint_id_module
 
 from agent.errors import BackendUnavailableError, ConfigurationError
 from agent.persistence.checkpointers import CheckpointerURL, parse_checkpointer_url
+from agent.persistence.sqlite_files import LOCK_TIMEOUT_SECONDS
 
 _GREGORIAN_TO_UNIX_100NS = 0x01B21DD213814000
 
@@ -147,7 +148,7 @@ class SqliteRetention(Retention):
     def __init__(self, parsed: CheckpointerURL) -> None:
         if not parsed.sqlite_path.is_file():
             raise BackendUnavailableError(f"no checkpoint database at {parsed.url}")
-        self._conn = sqlite3.connect(str(parsed.sqlite_path), timeout=30)
+        self._conn = sqlite3.connect(str(parsed.sqlite_path), timeout=LOCK_TIMEOUT_SECONDS)
 
     def close(self) -> None:
         self._conn.close()

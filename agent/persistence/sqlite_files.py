@@ -34,7 +34,9 @@ def enable_wal(conn: sqlite3.Connection, timeout: float = LOCK_TIMEOUT_SECONDS) 
             conn.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() >= deadline:
+            # the primary result code, whatever extended BUSY variant SQLite reported
+            busy = exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
+            if not busy or time.monotonic() >= deadline:
                 raise
             time.sleep(_WAL_RETRY_SECONDS)
 
