@@ -15,7 +15,7 @@ import asyncio
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -356,6 +356,59 @@ def _module_name(module: Any) -> str:
     return name.decode() if isinstance(name, bytes) else str(name)
 
 
+# The saver's setup checks whether its search indexes exist, then creates them: two processes
+# setting up a fresh Redis at once both see none, and the second fails with "Index already
+# exists". A lock key with an owner token makes setup one-at-a-time; its expiry frees it if
+# the holder dies mid-setup.
+_REDIS_SETUP_LOCK = "agent:checkpointer-setup-lock"
+_REDIS_SETUP_LOCK_SECONDS = 60
+
+
+def _redis_setup_lock_busy(parsed: CheckpointerURL) -> BackendUnavailableError:
+    return BackendUnavailableError(
+        f"Redis at {parsed.masked}: another process held the checkpointer setup lock "
+        f"({_REDIS_SETUP_LOCK}) for {_REDIS_SETUP_LOCK_SECONDS} s"
+    )
+
+
+@contextmanager
+def _redis_setup_lock(parsed: CheckpointerURL) -> Iterator[None]:
+    import redis
+
+    with redis.Redis.from_url(parsed.url) as client:
+        lock = client.lock(
+            _REDIS_SETUP_LOCK,
+            timeout=_REDIS_SETUP_LOCK_SECONDS,
+            blocking_timeout=_REDIS_SETUP_LOCK_SECONDS,
+            thread_local=False,
+        )
+        if not lock.acquire():
+            raise _redis_setup_lock_busy(parsed)
+        try:
+            yield
+        finally:
+            lock.release()
+
+
+@asynccontextmanager
+async def _async_redis_setup_lock(parsed: CheckpointerURL) -> AsyncIterator[None]:
+    import redis.asyncio
+
+    async with redis.asyncio.Redis.from_url(parsed.url) as client:
+        lock = client.lock(
+            _REDIS_SETUP_LOCK,
+            timeout=_REDIS_SETUP_LOCK_SECONDS,
+            blocking_timeout=_REDIS_SETUP_LOCK_SECONDS,
+            thread_local=False,
+        )
+        if not await lock.acquire():
+            raise _redis_setup_lock_busy(parsed)
+        try:
+            yield
+        finally:
+            await lock.release()
+
+
 @contextmanager
 def _open_redis(
     parsed: CheckpointerURL, options: CheckpointerOptions
@@ -366,7 +419,8 @@ def _open_redis(
     except ImportError as exc:
         raise MissingExtraError("A redis:// checkpointer", "redis", str(exc.name)) from exc
     with RedisSaver.from_conn_string(parsed.url, ttl=options.redis_ttl()) as saver:
-        saver.setup()
+        with _redis_setup_lock(parsed):
+            saver.setup()
         yield saver
 
 
@@ -379,6 +433,11 @@ async def _open_async_redis(
         from langgraph.checkpoint.redis.aio import AsyncRedisSaver
     except ImportError as exc:
         raise MissingExtraError("A redis:// checkpointer", "redis", str(exc.name)) from exc
-    async with AsyncRedisSaver.from_conn_string(parsed.url, ttl=options.redis_ttl()) as saver:
-        await saver.asetup()
+    async with AsyncExitStack() as stack:
+        async with _async_redis_setup_lock(parsed):
+            # entering the async saver runs its setup (asetup), so entering is what the lock
+            # must cover
+            saver = await stack.enter_async_context(
+                AsyncRedisSaver.from_conn_string(parsed.url, ttl=options.redis_ttl())
+            )
         yield saver

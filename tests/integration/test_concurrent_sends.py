@@ -1,15 +1,19 @@
 """2 processes x 10 concurrent sends to one conversation, sharing one backend: all 40 messages
-are kept, none is duplicated, every answer follows its question. And processes that open the
-same fresh SQLite files at the same moment all succeed."""
+are kept, none is duplicated, every answer follows its question. And processes that set up the
+same fresh backend at the same moment (SQLite files, a Redis without indexes) all succeed."""
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import subprocess
 import sys
 import time
+import traceback
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,11 +21,13 @@ from agent.app import TravelAgent
 from agent.long_term.stores.embedded import EmbeddedMemoryStore
 from agent.messages import message_role, message_text
 from agent.models import OfflineChatModel
-from agent.persistence.checkpointers import open_checkpointer
+from agent.persistence.checkpointers import open_async_checkpointer, open_checkpointer
 from agent.settings import Settings
 from agent.tools.bookings import BookingStore
+from tests.services.servers import redis_stack
 
 REPO = Path(__file__).resolve().parents[2]
+AT_ONCE = 4  # processes racing to set up one backend
 
 
 @pytest.mark.parametrize(
@@ -90,9 +96,45 @@ def open_fresh_files(folder: str, start_at: float) -> str | None:
         EmbeddedMemoryStore(path / "memories.sqlite").close()
         with open_checkpointer(f"sqlite:///{path / 'checkpoints.sqlite'}"):
             pass
-    except Exception as exc:  # reported to the test, which names it
-        return repr(exc)
+    except Exception:  # reported to the test, which shows it
+        return traceback.format_exc()
     return None
+
+
+def open_redis_checkpointer(url: str, use_async: bool, start_at: float) -> str | None:
+    """Open (and so set up) the Redis checkpointer at ``start_at``; the error, if any."""
+
+    async def open_async() -> None:
+        async with open_async_checkpointer(url):
+            pass
+
+    time.sleep(max(0.0, start_at - time.time()))
+    try:
+        if use_async:
+            asyncio.run(open_async())
+        else:
+            with open_checkpointer(url):
+                pass
+    except Exception:  # reported to the test, which shows it
+        return traceback.format_exc()
+    return None
+
+
+def assert_all_succeed_at_once(
+    task: Callable[..., str | None],
+    args_per_process: Callable[[int], list[tuple[Any, ...]]],
+    rounds: int,
+    before_round: Callable[[], None] = lambda: None,
+) -> None:
+    """Run ``task`` in :data:`AT_ONCE` processes at the same instant, ``rounds`` times."""
+    with multiprocessing.get_context("spawn").Pool(AT_ONCE) as pool:
+        pool.map(time.sleep, [0.0] * AT_ONCE)  # workers started and warm before round 1
+        for round_ in range(rounds):
+            before_round()
+            start_at = time.time() + 0.2
+            arguments = [(*args, start_at) for args in args_per_process(round_)]
+            failures = [error for error in pool.starmap(task, arguments) if error]
+            assert not failures, f"round {round_}:\n" + "\n".join(failures)
 
 
 def test_processes_opening_the_same_fresh_sqlite_files_at_once_all_succeed(
@@ -100,11 +142,29 @@ def test_processes_opening_the_same_fresh_sqlite_files_at_once_all_succeed(
 ) -> None:
     # Switching a new file to WAL is a race SQLite does not wait out by itself; one try in
     # five failed with "database is locked" before the fix, so twenty rounds catch it.
-    processes, rounds = 4, 20
-    with multiprocessing.get_context("spawn").Pool(processes) as pool:
-        pool.map(time.sleep, [0.0] * processes)  # workers started and warm before round 1
-        for round_ in range(rounds):
-            folder = tmp_path / f"round-{round_}"
-            start_at = time.time() + 0.2
-            errors = pool.starmap(open_fresh_files, [(str(folder), start_at)] * processes)
-            assert [e for e in errors if e] == [], f"round {round_}"
+    assert_all_succeed_at_once(
+        open_fresh_files,
+        lambda round_: [(str(tmp_path / f"round-{round_}"),)] * AT_ONCE,
+        rounds=20,
+    )
+
+
+@pytest.mark.redis
+def test_processes_setting_up_a_fresh_redis_checkpointer_at_once_all_succeed() -> None:
+    # The saver checks for its indexes, then creates them; before the setup lock one try in
+    # six failed with "Index already exists". A private server, so dropping the indexes
+    # before each round cannot disturb other tests; sync and async openers race each other.
+    import redis
+
+    with redis_stack() as url, redis.Redis.from_url(url) as client:
+
+        def drop_indexes() -> None:
+            for name in client.execute_command("FT._LIST"):
+                client.ft(name.decode()).dropindex()
+
+        assert_all_succeed_at_once(
+            open_redis_checkpointer,
+            lambda _: [(url, n % 2 == 1) for n in range(AT_ONCE)],
+            rounds=10,
+            before_round=drop_indexes,
+        )
