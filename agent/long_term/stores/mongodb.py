@@ -55,6 +55,23 @@ def vector_index_definition(dimensions: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def create_search_index_once(
+    collection: Collection[dict[str, Any]], model: SearchIndexModel
+) -> None:
+    """Create a search index, or accept the one another process created a moment before.
+
+    Whether the index exists is checked first, then it is created: two processes starting
+    against a new collection both see none, and the second one's create fails. If the index
+    is there after the failure, the other process won the race; any other failure is raised.
+    """
+    try:
+        collection.create_search_index(model)
+    except OperationFailure:
+        name = model.document["name"]
+        if name not in {index["name"] for index in collection.list_search_indexes(name)}:
+            raise
+
+
 class MongoMemoryStore(MemoryStore):
     """Long-term memories in a MongoDB collection with an Atlas vector search index."""
 
@@ -104,12 +121,13 @@ class MongoMemoryStore(MemoryStore):
             dimensions = len(embed_query(self._embeddings, "dimension probe"))
             with suppress(PyMongoError):  # the collection may exist already
                 self._collection.database.create_collection(COLLECTION)
-            self._collection.create_search_index(
+            create_search_index_once(
+                self._collection,
                 SearchIndexModel(
                     definition=vector_index_definition(dimensions),
                     name=INDEX_NAME,
                     type="vectorSearch",
-                )
+                ),
             )
         deadline = time.monotonic() + timeout
         while True:
